@@ -1,0 +1,146 @@
+package dev.idempotent.seatgrant.server;
+
+import dev.idempotent.seatgrant.server.internal.FaultPlanner;
+import dev.idempotent.seatgrant.server.internal.GrantService;
+import dev.idempotent.seatgrant.server.internal.Journal;
+import dev.idempotent.seatgrant.server.internal.ServerCore;
+import dev.idempotent.seatgrant.server.internal.http.HttpEngine;
+import dev.idempotent.seatgrant.server.internal.store.DbSpec;
+import dev.idempotent.seatgrant.server.internal.store.JdbcSeatStore;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetAddress;
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running seat-grant server, started in-process: what tests and the incident lab use, and what
+ * {@code java -jar fake-server.jar serve} wraps.
+ *
+ * <pre>{@code
+ * try (FakeSeatServer server = FakeSeatServer.start(ServerConfig.builder()
+ *         .faultPlan(FaultPlan.scenario("incident")).build())) {
+ *     URI seats = server.baseUri().resolve("/v1/seats");
+ *     ... drive a client ...
+ *     assertEquals(List.of(), server.ledger().duplicates());
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe. {@link #close()} stops listening, drops open connections and closes the store.
+ */
+public final class FakeSeatServer implements AutoCloseable {
+
+    /** Store calls run on this many threads (and the pool holds as many connections): enough for a 2-core box. */
+    private static final int DB_THREADS = 8;
+
+    private final ServerConfig config;
+    private final ServerCore core;
+    private final HttpEngine engine;
+    private final String storeDescription;
+
+    private FakeSeatServer(ServerConfig config, ServerCore core, HttpEngine engine, String storeDescription) {
+        this.config = config;
+        this.core = core;
+        this.engine = engine;
+        this.storeDescription = storeDescription;
+    }
+
+    /**
+     * Opens the store (creating its schema if needed) and starts listening.
+     *
+     * @throws IllegalArgumentException if {@code config.db()} is not a supported store
+     * @throws java.io.UncheckedIOException if the address cannot be bound
+     * @throws RuntimeException if the store cannot be opened (the message never includes its URL)
+     */
+    public static FakeSeatServer start(ServerConfig config) {
+        DbSpec spec = DbSpec.parse(config.db());
+        JdbcSeatStore store = JdbcSeatStore.open(spec, DB_THREADS);
+        ExecutorService db = Executors.newFixedThreadPool(DB_THREADS, new DefaultThreadFactory("seat-db", true));
+        ServerCore core = new ServerCore(store,
+                new GrantService(store, config.clock(), config.claimLease(), db),
+                new FaultPlanner(config.faultPlan()), new Journal(), config.clock(), db,
+                config.replayStatus(), config.requireKey(), config.adminToken(), config.defaultHang().toMillis());
+        try {
+            HttpEngine engine = HttpEngine.start(config.host(), config.port(), core);
+            return new FakeSeatServer(config, core, engine, spec.description());
+        } catch (RuntimeException e) {
+            db.shutdownNow();
+            store.close();
+            throw e;
+        }
+    }
+
+    /** The configuration this server started with (its fault plan may have changed since; see {@link #faultPlan()}). */
+    public ServerConfig config() {
+        return config;
+    }
+
+    /** The port it listens on, the real one when the config asked for 0. */
+    public int port() {
+        return engine.localAddress().getPort();
+    }
+
+    /** {@code http://host:port/}: resolve {@code /v1/seats} or {@code /__admin/ledger} against it. */
+    public URI baseUri() {
+        InetAddress address = engine.localAddress().getAddress();
+        String host = address.isAnyLocalAddress() ? "127.0.0.1" : address.getHostAddress();
+        if (host.contains(":")) {
+            host = "[" + host + "]";
+        }
+        return URI.create("http://" + host + ":" + port() + "/");
+    }
+
+    /** A loggable description of the store, e.g. {@code H2 file /tmp/x/seats.mv.db}; never a credential. */
+    public String storeDescription() {
+        return storeDescription;
+    }
+
+    /** Every seat-API request so far, in arrival order, faulted ones included. */
+    public List<JournalEntry> journal() {
+        return core.journal().snapshot();
+    }
+
+    /** The store's seats, keys and duplicate seats, read now. */
+    public Ledger ledger() {
+        return core.store().ledger();
+    }
+
+    /** The fault plan in force. */
+    public FaultPlan faultPlan() {
+        return core.planner().plan();
+    }
+
+    /** Replaces the fault plan, with fresh rule counters; attempt counts per key carry on. */
+    public void faultPlan(FaultPlan plan) {
+        core.planner().replace(plan);
+    }
+
+    /** Empties the seats, keys, journal and plan, as {@code POST /__admin/reset} does. */
+    public void reset() {
+        core.store().reset();
+        core.journal().clear();
+        core.planner().reset();
+    }
+
+    @Override
+    public void close() {
+        try {
+            engine.close();
+        } finally {
+            core.dbExecutor().shutdown();
+            try {
+                core.dbExecutor().awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            core.store().close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "FakeSeatServer[" + baseUri() + ", " + storeDescription + "]";
+    }
+}

@@ -1,0 +1,93 @@
+package dev.idempotent.seatgrant.server;
+
+import dev.idempotent.seatgrant.server.internal.cli.ServeCommand;
+import dev.idempotent.seatgrant.server.internal.cli.UsageException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * The command line: {@code java -jar fake-server.jar <command> [flags]}. Exit codes: 0 done, 1 failed to start,
+ * 2 bad command line.
+ *
+ * <p>Each subcommand is one entry in {@link #run}'s switch and one line in {@link #USAGE}.
+ */
+public final class Main {
+
+    static final String USAGE = """
+            usage: fake-server <command> [flags]
+            commands:
+              serve       run the seat-grant server (fake-server serve --help for its flags)
+            flags:
+              --help      this text
+              --version   the version
+            """;
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        if (System.getProperty("logback.configurationFile") == null) {
+            // The server's own logging setup, named so it never shadows an embedding application's logback.xml.
+            System.setProperty("logback.configurationFile", "fake-server-logback.xml");
+        }
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /**
+     * Runs a command; returns the exit code. {@code serve} returns only when the JVM shuts down.
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 0) {
+            err.println("fake-server: give a command (serve); see --help");
+            return 2;
+        }
+        List<String> rest = Arrays.asList(args).subList(1, args.length);
+        switch (args[0]) {
+            case "--help", "-h", "help" -> {
+                out.print(USAGE);
+                return 0;
+            }
+            case "--version", "version" -> {
+                out.println("fake-server " + version());
+                return 0;
+            }
+            case "serve" -> {
+                ServeCommand.Options options;
+                try {
+                    options = ServeCommand.parse(rest, System.getenv("FAKE_SERVER_ADMIN_TOKEN"));
+                } catch (UsageException e) {
+                    err.println("fake-server serve: " + e.getMessage() + " (see fake-server serve --help)");
+                    return 2;
+                }
+                if (options.help()) {
+                    out.print(ServeCommand.USAGE);
+                    return 0;
+                }
+                return ServeCommand.run(options, out, err);
+            }
+            // The incident lab's `reproduce` command plugs in here, beside `serve`.
+            default -> {
+                err.println("fake-server: unknown command " + (args[0].startsWith("-") ? args[0] : "'" + args[0] + "'")
+                        + " (see --help)");
+                return 2;
+            }
+        }
+    }
+
+    /** The project version, from a resource Maven fills in at build time. */
+    public static String version() {
+        try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+            Properties p = new Properties();
+            if (in != null) {
+                p.load(in);
+            }
+            return p.getProperty("version", "unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+}

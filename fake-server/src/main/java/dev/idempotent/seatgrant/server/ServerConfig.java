@@ -1,0 +1,204 @@
+package dev.idempotent.seatgrant.server;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a {@link FakeSeatServer} runs: where it listens, where it stores seats, which faults it injects and how it
+ * replays. Immutable; build one with {@link #builder()}. The defaults suit tests (a free port, an in-memory
+ * store); the {@code serve} command's defaults (port 8080, a file store) are set by the command.
+ *
+ * <p>{@link #toString()} never shows the admin token or the database URL (it may carry credentials).
+ */
+public final class ServerConfig {
+
+    private final String host;
+    private final int port;
+    private final String db;
+    private final FaultPlan faultPlan;
+    private final ReplayStatus replayStatus;
+    private final boolean requireKey;
+    private final String adminToken;
+    private final Duration claimLease;
+    private final Duration defaultHang;
+    private final Clock clock;
+
+    private ServerConfig(Builder b) {
+        this.host = b.host;
+        this.port = b.port;
+        this.db = b.db;
+        this.faultPlan = b.faultPlan;
+        this.replayStatus = b.replayStatus;
+        this.requireKey = b.requireKey;
+        this.adminToken = b.adminToken;
+        this.claimLease = b.claimLease;
+        this.defaultHang = b.defaultHang;
+        this.clock = b.clock;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this configuration's values, to change a few. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.host = host;
+        b.port = port;
+        b.db = db;
+        b.faultPlan = faultPlan;
+        b.replayStatus = replayStatus;
+        b.requireKey = requireKey;
+        b.adminToken = adminToken;
+        b.claimLease = claimLease;
+        b.defaultHang = defaultHang;
+        b.clock = clock;
+        return b;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The store: {@code mem}, a file path, or a {@code jdbc:h2:} / {@code jdbc:postgresql:} URL. */
+    public String db() {
+        return db;
+    }
+
+    public FaultPlan faultPlan() {
+        return faultPlan;
+    }
+
+    public ReplayStatus replayStatus() {
+        return replayStatus;
+    }
+
+    public boolean requireKey() {
+        return requireKey;
+    }
+
+    /** Nullable: without a token the admin API answers loopback clients only. */
+    public String adminToken() {
+        return adminToken;
+    }
+
+    public Duration claimLease() {
+        return claimLease;
+    }
+
+    public Duration defaultHang() {
+        return defaultHang;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    @Override
+    public String toString() {
+        return "ServerConfig[host=" + host + ", port=" + port + ", rules=" + faultPlan.rules().size()
+                + ", replayStatus=" + replayStatus + ", requireKey=" + requireKey
+                + ", adminToken=" + (adminToken == null ? "none" : "set") + "]";
+    }
+
+    /** Collects settings; {@link #build()} copies them, so a built config never changes afterwards. Not thread-safe. */
+    public static final class Builder {
+        private String host = "127.0.0.1";
+        private int port = 0;
+        private String db = "mem";
+        private FaultPlan faultPlan = FaultPlan.none();
+        private ReplayStatus replayStatus = ReplayStatus.CONFLICT;
+        private boolean requireKey;
+        private String adminToken;
+        private Duration claimLease = Duration.ofSeconds(10);
+        private Duration defaultHang = Duration.ofSeconds(60);
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {
+        }
+
+        /** The address to bind; default {@code 127.0.0.1} (loopback only). */
+        public Builder host(String host) {
+            this.host = Objects.requireNonNull(host, "host");
+            return this;
+        }
+
+        /** The port; default 0, a free port chosen at start ({@link FakeSeatServer#port()} tells which). */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0 to 65535");
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** The store; default {@code mem}, private to this server. */
+        public Builder db(String db) {
+            this.db = Objects.requireNonNull(db, "db");
+            return this;
+        }
+
+        /** The fault plan in force at start; default none. */
+        public Builder faultPlan(FaultPlan faultPlan) {
+            this.faultPlan = Objects.requireNonNull(faultPlan, "faultPlan");
+            return this;
+        }
+
+        /** How a completed key is replayed; default {@link ReplayStatus#CONFLICT} (409). */
+        public Builder replayStatus(ReplayStatus replayStatus) {
+            this.replayStatus = Objects.requireNonNull(replayStatus, "replayStatus");
+            return this;
+        }
+
+        /** When true, a POST without an Idempotency-Key gets 400; default false (the incident's setting). */
+        public Builder requireKey(boolean requireKey) {
+            this.requireKey = requireKey;
+            return this;
+        }
+
+        /** A bearer token for the admin API, which then answers any address that presents it; nullable. */
+        public Builder adminToken(String adminToken) {
+            if (adminToken != null && adminToken.isBlank()) {
+                throw new IllegalArgumentException("admin token must not be blank");
+            }
+            this.adminToken = adminToken;
+            return this;
+        }
+
+        /**
+         * How long an in-progress claim on a key holds before another request may take it over (its holder is
+         * presumed dead); default 10 s. Longer than any commit, shorter than a human's patience.
+         */
+        public Builder claimLease(Duration claimLease) {
+            if (claimLease.isNegative() || claimLease.isZero()) {
+                throw new IllegalArgumentException("claim lease must be positive");
+            }
+            this.claimLease = claimLease;
+            return this;
+        }
+
+        /** How long {@code hang-after-commit} holds a connection when its rule gives no delayMs; default 60 s. */
+        public Builder defaultHang(Duration defaultHang) {
+            if (defaultHang.isNegative() || defaultHang.toMillis() > FaultRule.MAX_DELAY_MS) {
+                throw new IllegalArgumentException("default hang must be 0 to " + FaultRule.MAX_DELAY_MS + " ms");
+            }
+            this.defaultHang = defaultHang;
+            return this;
+        }
+
+        /** The clock for createdAt, the journal and claim leases; default the UTC system clock. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        public ServerConfig build() {
+            return new ServerConfig(this);
+        }
+    }
+}

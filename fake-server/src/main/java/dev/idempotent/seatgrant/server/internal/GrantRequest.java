@@ -1,0 +1,105 @@
+package dev.idempotent.seatgrant.server.internal;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.idempotent.seatgrant.server.Seat;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * A validated {@code POST /v1/seats} body.
+ *
+ * @param workspaceId non-blank, at most 255 characters
+ * @param userId      non-blank, at most 255 characters
+ * @param role        one of {@link Seat#ROLES}
+ */
+public record GrantRequest(String workspaceId, String userId, String role) {
+
+    public static final int MAX_FIELD_LENGTH = 255;
+
+    private static final ObjectMapper STRICT = new ObjectMapper()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+    /** Why a body was refused; {@code detail} names fields, never echoes their values. */
+    public static final class Invalid extends Exception {
+        private final String slug;
+
+        Invalid(String slug, String detail) {
+            super(detail, null, false, false);
+            this.slug = slug;
+        }
+
+        public String slug() {
+            return slug;
+        }
+    }
+
+    /**
+     * Parses and validates a body.
+     *
+     * @throws Invalid with slug {@code malformed-json} or {@code invalid-field}
+     */
+    public static GrantRequest parse(byte[] body) throws Invalid {
+        JsonNode root;
+        try {
+            root = STRICT.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new Invalid("malformed-json", "the body is not valid JSON");
+        } catch (java.io.IOException e) {
+            throw new Invalid("malformed-json", "the body could not be read as JSON");
+        }
+        if (root == null || root.isMissingNode()) {
+            throw new Invalid("malformed-json", "the body is empty; expected a JSON object");
+        }
+        if (!root.isObject()) {
+            throw new Invalid("malformed-json", "the body must be a JSON object");
+        }
+        String workspaceId = field(root, "workspaceId");
+        String userId = field(root, "userId");
+        String role = field(root, "role");
+        if (!Seat.ROLES.contains(role)) {
+            throw new Invalid("invalid-field", "role must be one of " + String.join(", ", Seat.ROLES.stream().sorted().toList()));
+        }
+        return new GrantRequest(workspaceId, userId, role);
+    }
+
+    private static String field(JsonNode root, String name) throws Invalid {
+        JsonNode value = root.get(name);
+        if (value == null || value.isNull()) {
+            throw new Invalid("invalid-field", name + " is required");
+        }
+        if (!value.isTextual()) {
+            throw new Invalid("invalid-field", name + " must be a string");
+        }
+        String text = value.textValue();
+        if (text.isBlank()) {
+            throw new Invalid("invalid-field", name + " must not be blank");
+        }
+        if (text.length() > MAX_FIELD_LENGTH) {
+            throw new Invalid("invalid-field", name + " must be at most " + MAX_FIELD_LENGTH + " characters");
+        }
+        if (text.chars().anyMatch(Character::isISOControl)) {
+            throw new Invalid("invalid-field", name + " must not contain control characters");
+        }
+        return text;
+    }
+
+    /**
+     * A SHA-256 of the canonical payload: the same grant hashes the same whatever the JSON's field order or
+     * whitespace, so a retry that re-serialises its body still matches its key.
+     */
+    public String canonicalHash() {
+        String canonical = STRICT.valueToTree(List.of(workspaceId, userId, role)).toString();
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.idempotent.seatgrant.server.internal;
+
+import dev.idempotent.seatgrant.server.Seat;
+import dev.idempotent.seatgrant.server.internal.store.SeatStore;
+import dev.idempotent.seatgrant.server.internal.store.SeatStore.ClaimResult;
+import dev.idempotent.seatgrant.server.internal.store.SeatStore.CompleteResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Grants seats through the store, off the I/O threads: claim the key, optionally hold it (the {@code delay}
+ * fault), then write the seat and complete the key in one transaction.
+ *
+ * <p>Thread-safe. Every store call runs on {@code dbExecutor}; a hold waits on a timer, never on a thread.
+ */
+public final class GrantService {
+
+    /** What a grant came to. */
+    public sealed interface Outcome {
+        /** This request wrote the seat. */
+        record Created(Seat seat) implements Outcome { }
+
+        /** The key had already completed with the same payload. */
+        record Replayed(Seat seat) implements Outcome { }
+
+        /** The key had been used with a different payload. */
+        record KeyMismatch() implements Outcome { }
+
+        /** Another request holds the key; try again after {@code retryAfterSeconds}. */
+        record InProgress(long retryAfterSeconds) implements Outcome { }
+    }
+
+    private final SeatStore store;
+    private final Clock clock;
+    private final Duration lease;
+    private final Executor dbExecutor;
+
+    public GrantService(SeatStore store, Clock clock, Duration lease, Executor dbExecutor) {
+        this.store = store;
+        this.clock = clock;
+        this.lease = lease;
+        this.dbExecutor = dbExecutor;
+    }
+
+    /**
+     * Grants a seat.
+     *
+     * @param key    the Idempotency-Key; nullable, and then nothing dedupes the grant
+     * @param holdMs how long to hold the claim before committing (the {@code delay} fault); 0 for none
+     */
+    public CompletableFuture<Outcome> grant(GrantRequest request, String key, long holdMs) {
+        if (key == null) {
+            return CompletableFuture.supplyAsync(() -> (Outcome) new Outcome.Created(
+                    store.insertWithoutKey(newSeat(request))), after(holdMs));
+        }
+        String owner = UUID.randomUUID().toString();
+        return CompletableFuture.supplyAsync(
+                () -> store.claim(key, request.canonicalHash(), owner, clock.instant(), lease), dbExecutor)
+                .thenCompose(claim -> {
+                    if (claim instanceof ClaimResult.Claimed) {
+                        return CompletableFuture.supplyAsync(() -> complete(request, key, owner), after(holdMs));
+                    }
+                    return CompletableFuture.completedFuture(fromClaim(claim));
+                });
+    }
+
+    private Outcome complete(GrantRequest request, String key, String owner) {
+        CompleteResult result;
+        try {
+            result = store.complete(key, owner, newSeat(request));
+        } catch (RuntimeException e) {
+            // Give the key back so the client's retry is not told "in progress" until the lease runs out.
+            try {
+                store.release(key, owner);
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        if (result instanceof CompleteResult.Committed committed) {
+            return new Outcome.Created(committed.seat());
+        }
+        // We held the key so long that our lease ran out and another request took it over; it will write
+        // (or has written) the one seat, so report what it did and write nothing ourselves.
+        return fromClaim(store.claim(key, request.canonicalHash(), owner, clock.instant(), Duration.ZERO));
+    }
+
+    private Outcome fromClaim(ClaimResult claim) {
+        if (claim instanceof ClaimResult.Completed completed) {
+            return new Outcome.Replayed(completed.seat());
+        }
+        if (claim instanceof ClaimResult.Mismatch) {
+            return new Outcome.KeyMismatch();
+        }
+        if (claim instanceof ClaimResult.InProgress) {
+            // The holder is usually a request about to commit; one second is a polite "soon", not its lease.
+            return new Outcome.InProgress(1);
+        }
+        // A zero-lease re-claim after a lost claim can only win if the new holder crashed too; still, answer
+        // "in progress" rather than write: the next retry will find a clean state.
+        return new Outcome.InProgress(1);
+    }
+
+    private Executor after(long holdMs) {
+        return holdMs <= 0 ? dbExecutor : CompletableFuture.delayedExecutor(holdMs, TimeUnit.MILLISECONDS, dbExecutor);
+    }
+
+    private Seat newSeat(GrantRequest request) {
+        String id = "seat_" + UUID.randomUUID().toString().replace("-", "");
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        return new Seat(id, request.workspaceId(), request.userId(), request.role(), now);
+    }
+}

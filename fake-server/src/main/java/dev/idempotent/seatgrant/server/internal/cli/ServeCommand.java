@@ -1,0 +1,173 @@
+package dev.idempotent.seatgrant.server.internal.cli;
+
+import dev.idempotent.seatgrant.server.FakeSeatServer;
+import dev.idempotent.seatgrant.server.FaultPlan;
+import dev.idempotent.seatgrant.server.InvalidFaultPlanException;
+import dev.idempotent.seatgrant.server.ReplayStatus;
+import dev.idempotent.seatgrant.server.ServerConfig;
+import dev.idempotent.seatgrant.server.internal.store.DbSpec;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/** {@code serve}: parse the flags, start a {@link FakeSeatServer}, print where it listens, run until killed. */
+public final class ServeCommand {
+
+    public static final String USAGE = """
+            usage: fake-server serve [flags]
+              --port N                 port to listen on (default 8080; 0 picks a free port)
+              --host HOST              address to bind (default 127.0.0.1, loopback only)
+              --db STORE               mem | a file path | jdbc:h2:... | jdbc:postgresql://...
+                                       (default ./fake-server-data/seats, survives restarts)
+              --scenario NAME          a shipped fault plan: incident, reset, flaky
+              --fault-plan FILE        a fault plan in JSON
+              --replay-status 409|original
+                                       how a completed key is replayed (default 409)
+              --require-key            a POST without Idempotency-Key gets 400
+              --admin-token TOKEN      admin API needs 'Authorization: Bearer TOKEN' (and then answers any
+                                       address); or set FAKE_SERVER_ADMIN_TOKEN
+              --help                   this text
+            """;
+
+    private ServeCommand() {
+    }
+
+    /** What {@code serve}'s flags ask for; {@code help} short-circuits everything else. */
+    public record Options(boolean help, ServerConfig config, String faultSource) { }
+
+    /**
+     * Reads {@code serve}'s flags.
+     *
+     * @throws UsageException naming the first bad flag
+     */
+    public static Options parse(List<String> args, String tokenFromEnv) throws UsageException {
+        ServerConfig.Builder builder = ServerConfig.builder().port(8080).db(DbSpec.DEFAULT);
+        String faultSource = "none";
+        boolean planSet = false;
+        if (tokenFromEnv != null && !tokenFromEnv.isBlank()) {
+            builder.adminToken(tokenFromEnv);
+        }
+        Deque<String> queue = new ArrayDeque<>();
+        for (String arg : args) {
+            // --flag=value and --flag value both work.
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 2) {
+                queue.add(arg.substring(0, eq));
+                queue.add(arg.substring(eq + 1));
+            } else {
+                queue.add(arg);
+            }
+        }
+        while (!queue.isEmpty()) {
+            String flag = queue.poll();
+            switch (flag) {
+                case "--help", "-h" -> {
+                    return new Options(true, null, null);
+                }
+                case "--port" -> {
+                    String value = value(queue, flag);
+                    try {
+                        builder.port(Integer.parseInt(value));
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("--port must be a number from 0 to 65535");
+                    }
+                }
+                case "--host" -> builder.host(value(queue, flag));
+                case "--db" -> {
+                    String value = value(queue, flag);
+                    try {
+                        DbSpec.parse(value);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException(e.getMessage());
+                    }
+                    builder.db(value);
+                }
+                case "--scenario" -> {
+                    if (planSet) {
+                        throw new UsageException("give --scenario or --fault-plan, not both");
+                    }
+                    String name = value(queue, flag);
+                    try {
+                        builder.faultPlan(FaultPlan.scenario(name));
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("--scenario: " + e.getMessage());
+                    }
+                    faultSource = "scenario " + name;
+                    planSet = true;
+                }
+                case "--fault-plan" -> {
+                    if (planSet) {
+                        throw new UsageException("give --scenario or --fault-plan, not both");
+                    }
+                    Path file = Path.of(value(queue, flag));
+                    try {
+                        builder.faultPlan(FaultPlan.parse(Files.readString(file, StandardCharsets.UTF_8)));
+                    } catch (IOException e) {
+                        throw new UsageException("--fault-plan: cannot read " + file);
+                    } catch (InvalidFaultPlanException e) {
+                        throw new UsageException("--fault-plan: " + e.getMessage());
+                    }
+                    faultSource = "plan " + file.getFileName();
+                    planSet = true;
+                }
+                case "--replay-status" -> {
+                    try {
+                        builder.replayStatus(ReplayStatus.parse(value(queue, flag)));
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("--replay-status must be 409 or original");
+                    }
+                }
+                case "--require-key" -> builder.requireKey(true);
+                case "--admin-token" -> {
+                    try {
+                        builder.adminToken(value(queue, flag));
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("--admin-token must not be blank");
+                    }
+                }
+                default -> throw new UsageException(flag.startsWith("-")
+                        ? "unknown flag " + flag : "unexpected argument (serve takes only flags)");
+            }
+        }
+        return new Options(false, builder.build(), faultSource);
+    }
+
+    private static String value(Deque<String> queue, String flag) throws UsageException {
+        String value = queue.poll();
+        if (value == null || (value.startsWith("--") && !value.equals("--"))) {
+            throw new UsageException(flag + " needs a value");
+        }
+        return value;
+    }
+
+    /** Starts the server, prints one line with its URL, and blocks until the JVM is asked to stop. */
+    public static int run(Options options, PrintStream out, PrintStream err) {
+        FakeSeatServer server;
+        try {
+            server = FakeSeatServer.start(options.config());
+        } catch (RuntimeException e) {
+            err.println("fake-server: cannot start: " + e.getMessage());
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "fake-server-shutdown"));
+        out.println("fake-server listening on " + server.baseUri() + " (store: " + server.storeDescription()
+                + "; faults: " + options.faultSource() + ")");
+        out.flush();
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,380 @@
+package dev.idempotent.seatgrant.server.internal.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.idempotent.seatgrant.server.Ledger;
+import dev.idempotent.seatgrant.server.Seat;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@link SeatStore} over JDBC, one implementation for H2 and PostgreSQL: the SQL is the portable subset
+ * both speak (timestamps as epoch milliseconds, SQLSTATE 23505 for a unique violation), so the two engines
+ * cannot drift apart.
+ *
+ * <p>Thread-safe: every call borrows its own connection from a HikariCP pool.
+ */
+public final class JdbcSeatStore implements SeatStore {
+
+    private static final String UNIQUE_VIOLATION = "23505";
+    private static final int MAX_DUPLICATE_GROUPS = 1000;
+
+    private static final String[] SCHEMA = {
+        """
+        CREATE TABLE IF NOT EXISTS seats (
+          id VARCHAR(64) PRIMARY KEY,
+          workspace_id VARCHAR(255) NOT NULL,
+          user_id VARCHAR(255) NOT NULL,
+          role VARCHAR(32) NOT NULL,
+          created_at BIGINT NOT NULL,
+          idempotency_key VARCHAR(255),
+          CONSTRAINT seats_one_per_key UNIQUE (idempotency_key)
+        )""",
+        "CREATE INDEX IF NOT EXISTS seats_by_user ON seats (workspace_id, user_id)",
+        """
+        CREATE TABLE IF NOT EXISTS idempotency_keys (
+          idem_key VARCHAR(255) PRIMARY KEY,
+          request_hash VARCHAR(64) NOT NULL,
+          state VARCHAR(16) NOT NULL,
+          owner VARCHAR(64),
+          lease_until BIGINT NOT NULL,
+          seat_id VARCHAR(64),
+          created_at BIGINT NOT NULL
+        )""",
+    };
+
+    private static final String SEAT_COLUMNS = "id, workspace_id, user_id, role, created_at";
+
+    private final HikariDataSource pool;
+
+    private JdbcSeatStore(HikariDataSource pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * Opens the pool and creates the schema if it is missing.
+     *
+     * @param maxConnections the pool size, also the most concurrent store calls
+     * @throws StoreException if the database cannot be reached or the schema cannot be created
+     */
+    public static JdbcSeatStore open(DbSpec spec, int maxConnections) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(spec.jdbcUrl());
+        config.setPoolName("seat-store");
+        config.setMaximumPoolSize(maxConnections);
+        config.setMinimumIdle(1);
+        config.setAutoCommit(false);
+        config.setConnectionTimeout(10_000);
+        config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+        HikariDataSource pool;
+        try {
+            pool = new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            // Hikari's message can echo the URL; keep only the class so credentials never reach a log.
+            throw new StoreException("cannot open the " + spec.description() + " store ("
+                    + e.getClass().getSimpleName() + ")", null);
+        }
+        JdbcSeatStore store = new JdbcSeatStore(pool);
+        try {
+            store.createSchema();
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+        return store;
+    }
+
+    private void createSchema() {
+        transaction(c -> {
+            try (Statement s = c.createStatement()) {
+                for (String ddl : SCHEMA) {
+                    s.execute(ddl);
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public ClaimResult claim(String key, String requestHash, String owner, Instant now, Duration lease) {
+        long leaseUntil = now.plus(lease).toEpochMilli();
+        // A bounded loop: a claim row can vanish between our failed insert and our read (its holder released it).
+        for (int round = 0; round < 5; round++) {
+            ClaimResult result = transaction(c -> {
+                try (PreparedStatement insert = c.prepareStatement(
+                        "INSERT INTO idempotency_keys (idem_key, request_hash, state, owner, lease_until, seat_id, created_at)"
+                                + " VALUES (?, ?, 'IN_PROGRESS', ?, ?, NULL, ?)")) {
+                    insert.setString(1, key);
+                    insert.setString(2, requestHash);
+                    insert.setString(3, owner);
+                    insert.setLong(4, leaseUntil);
+                    insert.setLong(5, now.toEpochMilli());
+                    insert.executeUpdate();
+                    return new ClaimResult.Claimed(false);
+                } catch (SQLException e) {
+                    if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                        return null;
+                    }
+                    throw e;
+                }
+            });
+            if (result != null) {
+                return result;
+            }
+            result = transaction(c -> existingClaim(c, key, requestHash, owner, now, leaseUntil));
+            if (result != null) {
+                return result;
+            }
+        }
+        throw new StoreException("the key's claim kept changing under us", null);
+    }
+
+    private ClaimResult existingClaim(Connection c, String key, String requestHash, String owner, Instant now,
+                                      long leaseUntil) throws SQLException {
+        String hash;
+        String state;
+        String holder;
+        long holderLease;
+        String seatId;
+        try (PreparedStatement select = c.prepareStatement(
+                "SELECT request_hash, state, owner, lease_until, seat_id FROM idempotency_keys WHERE idem_key = ?")) {
+            select.setString(1, key);
+            try (ResultSet rs = select.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                hash = rs.getString(1);
+                state = rs.getString(2);
+                holder = rs.getString(3);
+                holderLease = rs.getLong(4);
+                seatId = rs.getString(5);
+            }
+        }
+        if (!hash.equals(requestHash)) {
+            return new ClaimResult.Mismatch();
+        }
+        if ("COMPLETED".equals(state)) {
+            Seat seat = findSeat(c, seatId).orElseThrow(
+                    () -> new SQLException("completed key points at a missing seat"));
+            return new ClaimResult.Completed(seat);
+        }
+        if (holderLease > now.toEpochMilli()) {
+            return new ClaimResult.InProgress(Instant.ofEpochMilli(holderLease));
+        }
+        // The holder's lease ran out: take the claim over, but only if nobody beat us to it (compare-and-set
+        // on the old owner). The old holder's complete() will then find it no longer owns the key.
+        try (PreparedStatement takeOver = c.prepareStatement(
+                "UPDATE idempotency_keys SET owner = ?, lease_until = ?"
+                        + " WHERE idem_key = ? AND state = 'IN_PROGRESS' AND owner = ? AND lease_until = ?")) {
+            takeOver.setString(1, owner);
+            takeOver.setLong(2, leaseUntil);
+            takeOver.setString(3, key);
+            takeOver.setString(4, holder);
+            takeOver.setLong(5, holderLease);
+            return takeOver.executeUpdate() == 1 ? new ClaimResult.Claimed(true) : null;
+        }
+    }
+
+    @Override
+    public CompleteResult complete(String key, String owner, Seat seat) {
+        return transaction(c -> {
+            // Complete the key first: the row lock this takes orders us against a concurrent takeover, and a
+            // zero count means we lost the claim, so we write no seat at all.
+            try (PreparedStatement done = c.prepareStatement(
+                    "UPDATE idempotency_keys SET state = 'COMPLETED', seat_id = ?, owner = NULL"
+                            + " WHERE idem_key = ? AND state = 'IN_PROGRESS' AND owner = ?")) {
+                done.setString(1, seat.id());
+                done.setString(2, key);
+                done.setString(3, owner);
+                if (done.executeUpdate() != 1) {
+                    c.rollback();
+                    return new CompleteResult.LostClaim();
+                }
+            }
+            insertSeat(c, seat, key);
+            return new CompleteResult.Committed(seat);
+        });
+    }
+
+    @Override
+    public void release(String key, String owner) {
+        transaction(c -> {
+            try (PreparedStatement delete = c.prepareStatement(
+                    "DELETE FROM idempotency_keys WHERE idem_key = ? AND state = 'IN_PROGRESS' AND owner = ?")) {
+                delete.setString(1, key);
+                delete.setString(2, owner);
+                delete.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Seat insertWithoutKey(Seat seat) {
+        return transaction(c -> {
+            insertSeat(c, seat, null);
+            return seat;
+        });
+    }
+
+    private static void insertSeat(Connection c, Seat seat, String key) throws SQLException {
+        try (PreparedStatement insert = c.prepareStatement(
+                "INSERT INTO seats (" + SEAT_COLUMNS + ", idempotency_key) VALUES (?, ?, ?, ?, ?, ?)")) {
+            insert.setString(1, seat.id());
+            insert.setString(2, seat.workspaceId());
+            insert.setString(3, seat.userId());
+            insert.setString(4, seat.role());
+            insert.setLong(5, seat.createdAt().toEpochMilli());
+            insert.setString(6, key);
+            insert.executeUpdate();
+        }
+    }
+
+    @Override
+    public Optional<Seat> find(String seatId) {
+        return transaction(c -> findSeat(c, seatId));
+    }
+
+    private static Optional<Seat> findSeat(Connection c, String seatId) throws SQLException {
+        try (PreparedStatement select = c.prepareStatement("SELECT " + SEAT_COLUMNS + " FROM seats WHERE id = ?")) {
+            select.setString(1, seatId);
+            try (ResultSet rs = select.executeQuery()) {
+                return rs.next() ? Optional.of(seat(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    @Override
+    public List<Seat> list(String workspaceId, String userId, int limit) {
+        StringBuilder sql = new StringBuilder("SELECT " + SEAT_COLUMNS + " FROM seats WHERE 1 = 1");
+        List<String> args = new ArrayList<>();
+        if (workspaceId != null) {
+            sql.append(" AND workspace_id = ?");
+            args.add(workspaceId);
+        }
+        if (userId != null) {
+            sql.append(" AND user_id = ?");
+            args.add(userId);
+        }
+        sql.append(" ORDER BY created_at, id");
+        return transaction(c -> {
+            try (PreparedStatement select = c.prepareStatement(sql.toString())) {
+                select.setMaxRows(limit);
+                for (int i = 0; i < args.size(); i++) {
+                    select.setString(i + 1, args.get(i));
+                }
+                List<Seat> seats = new ArrayList<>();
+                try (ResultSet rs = select.executeQuery()) {
+                    while (rs.next()) {
+                        seats.add(seat(rs));
+                    }
+                }
+                return seats;
+            }
+        });
+    }
+
+    @Override
+    public Ledger ledger() {
+        return transaction(c -> {
+            long seats = count(c, "SELECT COUNT(*) FROM seats");
+            long keys = count(c, "SELECT COUNT(*) FROM idempotency_keys");
+            List<String[]> groups = new ArrayList<>();
+            try (PreparedStatement select = c.prepareStatement(
+                    "SELECT workspace_id, user_id FROM seats GROUP BY workspace_id, user_id HAVING COUNT(*) > 1"
+                            + " ORDER BY workspace_id, user_id")) {
+                select.setMaxRows(MAX_DUPLICATE_GROUPS);
+                try (ResultSet rs = select.executeQuery()) {
+                    while (rs.next()) {
+                        groups.add(new String[] {rs.getString(1), rs.getString(2)});
+                    }
+                }
+            }
+            List<Ledger.Duplicate> duplicates = new ArrayList<>();
+            try (PreparedStatement select = c.prepareStatement(
+                    "SELECT id, idempotency_key FROM seats WHERE workspace_id = ? AND user_id = ? ORDER BY created_at, id")) {
+                for (String[] group : groups) {
+                    select.setString(1, group[0]);
+                    select.setString(2, group[1]);
+                    List<String> ids = new ArrayList<>();
+                    List<String> keyList = new ArrayList<>();
+                    try (ResultSet rs = select.executeQuery()) {
+                        while (rs.next()) {
+                            ids.add(rs.getString(1));
+                            String key = rs.getString(2);
+                            if (key != null) {
+                                keyList.add(key);
+                            }
+                        }
+                    }
+                    duplicates.add(new Ledger.Duplicate(group[0], group[1], ids, keyList));
+                }
+            }
+            return new Ledger(seats, keys, duplicates);
+        });
+    }
+
+    private static long count(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Override
+    public void reset() {
+        transaction(c -> {
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("DELETE FROM seats");
+                s.executeUpdate("DELETE FROM idempotency_keys");
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+    private static Seat seat(ResultSet rs) throws SQLException {
+        return new Seat(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                Instant.ofEpochMilli(rs.getLong(5)));
+    }
+
+    @FunctionalInterface
+    private interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    private <T> T transaction(Work<T> work) {
+        try (Connection c = pool.getConnection()) {
+            try {
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(c, e);
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new StoreException("store call failed (SQLSTATE " + e.getSQLState() + ")", e);
+        }
+    }
+
+    private static void rollbackQuietly(Connection c, Exception cause) {
+        try {
+            c.rollback();
+        } catch (SQLException suppressed) {
+            cause.addSuppressed(suppressed);
+        }
+    }
+}
