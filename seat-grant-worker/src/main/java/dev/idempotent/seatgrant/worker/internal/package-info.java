@@ -1,0 +1,11 @@
+/**
+ * The answer key's moving parts, each testable alone: {@link dev.idempotent.seatgrant.worker.internal.SeatsApi}
+ * (one HTTP exchange, no policy), {@link dev.idempotent.seatgrant.worker.internal.Classifier} (what an
+ * answer means), {@link dev.idempotent.seatgrant.worker.internal.Backoff} (how long to wait, or stop), and
+ * {@link dev.idempotent.seatgrant.worker.internal.GrantEvents} (one structured event per attempt and per
+ * outcome). Not an API: names and signatures here may change without notice.
+ *
+ * <p>Null rules: no parameter, field or return value is null unless its Javadoc says so; absent values are
+ * {@link java.util.Optional} or {@link java.util.OptionalInt}.
+ */
+package dev.idempotent.seatgrant.worker.internal;

@@ -1,0 +1,16 @@
+/**
+ * The answer-key seat-grant worker: grants one workspace seat per {@code seat.requested} event through
+ * {@code POST /v1/seats}, under one invariant: each requestId grants at most one seat, even when the
+ * client sees a timeout, a connection reset, a 504 or a 409 replay.
+ *
+ * <p>Start at {@link dev.idempotent.seatgrant.worker.SeatGrantWorker}. Outcomes are values
+ * ({@link dev.idempotent.seatgrant.worker.GrantOutcome}); failures are exceptions from the
+ * {@link dev.idempotent.seatgrant.worker.GrantException} family.
+ *
+ * <p>Null rules: no parameter, field or return value in this package is null. Passing null to any
+ * public constructor or method throws {@link java.lang.NullPointerException}. Optional values are
+ * {@link java.util.Optional} or {@link java.util.OptionalInt}.
+ *
+ * <p>The {@code fixture} and {@code minimalpatch} subpackages are interview material, not code to copy.
+ */
+package dev.idempotent.seatgrant.worker;
