@@ -1,5 +1,5 @@
 /**
- * A GET-and-parse JSON client that retries only throttling (429) and temporary unavailability (503).
+ * A JSON-over-GET client for a partner API; {@link dev.idempotent.fetch.FetchClient} says what it retries.
  *
  * <p>The public surface is frozen: {@link dev.idempotent.fetch.FetchClient} with its two static
  * {@code fetchJson} methods, and {@link dev.idempotent.fetch.FetchException}. Everything else in this
