@@ -80,9 +80,18 @@ public record FaultRule(
         }
     }
 
-    /** A rule that always applies {@code fault} to any request; add selectors with the {@code with...} methods. */
+    /**
+     * A rule that always applies {@code fault} to any request; add selectors with the {@code with...} methods.
+     *
+     * @throws InvalidFaultPlanException for {@code status} and {@code status-after-commit}; use {@link #of(Fault, int)}
+     */
     public static FaultRule of(Fault fault) {
         return new FaultRule(null, null, null, null, null, null, fault, null, null, null);
+    }
+
+    /** A rule that always answers with {@code status} ({@code fault} is {@code STATUS} or {@code STATUS_AFTER_COMMIT}). */
+    public static FaultRule of(Fault fault, int status) {
+        return new FaultRule(null, null, null, null, null, null, fault, status, null, null);
     }
 
     public FaultRule withMethodAndPath(String method, String path) {

@@ -4,14 +4,18 @@ import dev.idempotent.seatgrant.server.JournalEntry;
 import dev.idempotent.seatgrant.server.internal.ServerCore;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpMessage;
 import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.QueryStringDecoder;
 
 /**
- * Aggregates a request body up to {@link #MAX_BODY_BYTES} and answers anything larger with a 413 problem,
- * instead of Netty's bare 413, then closes: the rest of the body is never read, so it is never written.
+ * Aggregates a request body up to {@link #MAX_BODY_BYTES} and answers anything larger with a 413 problem
+ * instead of Netty's bare 413. The rest of the body is discarded unread, so nothing of it is ever written. On a
+ * keep-alive connection the connection stays open while the client finishes sending: closing with unread bytes
+ * in the socket would turn the 413 into a connection reset the client might see instead.
  */
 final class BodyLimitAggregator extends HttpObjectAggregator {
 
@@ -34,6 +38,8 @@ final class BodyLimitAggregator extends HttpObjectAggregator {
                         request.method().name(), path, null, 0, null, false, null, 413));
             }
         }
-        ctx.writeAndFlush(SeatHttpHandler.toResponse(reply, false)).addListener(ChannelFutureListener.CLOSE);
+        boolean keepAlive = HttpUtil.isKeepAlive(oversized) && !(oversized instanceof FullHttpMessage);
+        ctx.writeAndFlush(SeatHttpHandler.toResponse(reply, keepAlive))
+                .addListener(keepAlive ? ChannelFutureListener.CLOSE_ON_FAILURE : ChannelFutureListener.CLOSE);
     }
 }

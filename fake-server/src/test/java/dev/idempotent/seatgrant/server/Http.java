@@ -1,0 +1,82 @@
+package dev.idempotent.seatgrant.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** A real java.net.http client against a running server, with the few calls the tests repeat. */
+final class Http {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String BODY = "{\"workspaceId\":\"ws_1\",\"userId\":\"user_1\",\"role\":\"member\"}";
+
+    private final HttpClient client;
+    private final URI base;
+
+    Http(URI base) {
+        this.base = base;
+        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    Http(FakeSeatServer server) {
+        this(server.baseUri());
+    }
+
+    HttpClient client() {
+        return client;
+    }
+
+    URI uri(String path) {
+        return base.resolve(path);
+    }
+
+    HttpRequest.Builder postSeat(String key, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri("/v1/seats"))
+                .timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (key != null) {
+            b.header("Idempotency-Key", key);
+        }
+        return b;
+    }
+
+    /** POST /v1/seats; throws the client's IOException (reset, EOF, timeout) as is. */
+    HttpResponse<String> grant(String key, String body) throws IOException, InterruptedException {
+        return client.send(postSeat(key, body).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> send(HttpRequest request) {
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).GET().build());
+    }
+
+    JsonNode getJson(String path) {
+        return json(get(path).body());
+    }
+
+    static JsonNode json(String body) {
+        try {
+            return JSON.readTree(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
