@@ -43,6 +43,7 @@ public final class SeatServer implements AutoCloseable {
   private final Map<String, Integer> seen = new HashMap<>();
   private final AtomicInteger posts = new AtomicInteger();
   private final Thread acceptor;
+  private final java.util.Set<Socket> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** @param dropFirst how many POSTs per operation commit and then lose their answer */
   public SeatServer(int dropFirst) throws IOException {
@@ -70,6 +71,7 @@ public final class SeatServer implements AutoCloseable {
     while (!server.isClosed()) {
       try {
         Socket socket = server.accept();
+        open.add(socket);
         pool.execute(() -> serve(socket));
       } catch (IOException closed) {
         return;
@@ -111,6 +113,8 @@ public final class SeatServer implements AutoCloseable {
       }
     } catch (IOException | RuntimeException gone) {
       // The client hung up or sent something this stand-in does not parse; the test asserts on state.
+    } finally {
+      open.remove(socket);
     }
   }
 
@@ -150,6 +154,10 @@ public final class SeatServer implements AutoCloseable {
   @Override
   public void close() throws IOException {
     server.close();
+    // Idle keep-alive connections block in read(); closing them is what ends their threads.
+    for (Socket s : open) {
+      s.close();
+    }
     pool.shutdownNow();
     try {
       pool.awaitTermination(5, TimeUnit.SECONDS);
