@@ -53,6 +53,16 @@ class FaultsOverRealSocketsTest {
         server.faultPlan(FaultPlan.of(rule.withMethodAndPath("POST", "/v1/seats")));
     }
 
+    /** The JDK client keeps the socket's own error as a cause: "Connection reset" for an RST, nothing for a FIN. */
+    private static boolean causedByReset(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.SocketException && String.valueOf(t.getMessage()).contains("Connection reset")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static JournalEntry onlyEntry() {
         List<JournalEntry> journal = server.journal();
         assertEquals(1, journal.size(), journal::toString);
@@ -65,8 +75,9 @@ class FaultsOverRealSocketsTest {
 
         IOException e = assertThrows(IOException.class, () -> http.grant("k-reset", Http.BODY));
 
-        // The JDK client reports an RST exactly as it reports an empty reply; the raw socket tells them apart.
+        // The JDK client reports an RST with the same message as an empty reply; its cause and the raw socket tell.
         assertEquals(HttpClientSays.NO_BYTES, e.getMessage());
+        assertTrue(causedByReset(e), "an RST shows as a SocketException cause");
         JournalEntry entry = onlyEntry();
         assertEquals("reset", entry.fault());
         assertFalse(entry.committed());
@@ -83,6 +94,7 @@ class FaultsOverRealSocketsTest {
         IOException e = assertThrows(IOException.class, () -> http.grant("k-close", Http.BODY));
 
         assertEquals(HttpClientSays.NO_BYTES, e.getMessage());
+        assertFalse(causedByReset(e), "a FIN has no socket error under it");
         JournalEntry entry = onlyEntry();
         assertEquals("close", entry.fault());
         assertFalse(entry.committed());
@@ -131,6 +143,7 @@ class FaultsOverRealSocketsTest {
 
         IOException e = assertThrows(IOException.class, () -> http.grant("k-rac", Http.BODY));
         assertEquals(HttpClientSays.NO_BYTES, e.getMessage());
+        assertTrue(causedByReset(e), "an RST shows as a SocketException cause");
 
         JournalEntry entry = onlyEntry();
         assertEquals("reset-after-commit", entry.fault());
@@ -156,6 +169,7 @@ class FaultsOverRealSocketsTest {
         IOException e = assertThrows(IOException.class, () -> http.grant("k-cac", Http.BODY));
 
         assertEquals(HttpClientSays.NO_BYTES, e.getMessage());
+        assertFalse(causedByReset(e), "a FIN has no socket error under it");
         JournalEntry entry = onlyEntry();
         assertEquals("close-after-commit", entry.fault());
         assertTrue(entry.committed());
