@@ -1,0 +1,97 @@
+package dev.idempotent.docs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idempotent.docs.TestResults.Status;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The retry-ticket packet fails closed and cannot drift from its answer key: the starter's contract
+ * tests pass and its retry test fails; the reference patch makes both pass; the patched client is the
+ * fetch-client module's source byte for byte; the frozen tests and the pinned versions match.
+ */
+class FetchClientPacketTest {
+
+    private static final String CONTRACT = "dev.idempotent.fetch.FetchClientContractTest";
+    private static final String RETRY = "dev.idempotent.fetch.FetchClientRetryTest";
+    private static final List<String> FROZEN_TESTS = List.of(
+            "src/test/java/dev/idempotent/fetch/FetchClientContractTest.java",
+            "src/test/java/dev/idempotent/fetch/FetchClientRetryTest.java");
+
+    private final Path root = ProjectRoot.get();
+    private final Path packet = ProjectRoot.packet("fetch-client");
+    private final Path starter = packet.resolve("starter");
+    private final Path module = root.resolve("fetch-client");
+
+    @Test
+    void theStarterPassesTheContractAndFailsTheRetryTest() {
+        try (StarterRun run = StarterRun.copyOf(starter)) {
+            TestResults results = run.test(CONTRACT, RETRY);
+
+            assertTrue(results.allPassed(CONTRACT), results::summary);
+            assertEquals(Status.FAILED, results.get(RETRY, "retries503ThenSucceeds").status(), results::summary);
+            // Not retrying a 404 is what the starter already does; only the missing retry may be red.
+            assertEquals(Status.PASSED, results.get(RETRY, "doesNotRetry404").status(), results::summary);
+        }
+    }
+
+    @Test
+    void theReferencePatchMakesEveryTestPass() {
+        try (StarterRun run = StarterRun.copyOf(starter)) {
+            run.applyPatch(packet.resolve("reference.patch"));
+            TestResults results = run.test(CONTRACT, RETRY);
+
+            assertTrue(results.allPassed(CONTRACT), results::summary);
+            assertTrue(results.allPassed(RETRY), results::summary);
+            assertEquals(2, results.of(RETRY).size(), results::summary);
+        }
+    }
+
+    @Test
+    void thePatchedStarterIsTheAnswerKeySourceByteForByte() {
+        try (StarterRun run = StarterRun.copyOf(starter)) {
+            run.applyPatch(packet.resolve("reference.patch"));
+
+            assertEquals(List.of(), FileTrees.differences(
+                    module.resolve("src/main/java"), run.root().resolve("src/main/java")));
+        }
+    }
+
+    @Test
+    void theFrozenTestsAreByteIdenticalInStarterAndModule() {
+        for (String test : FROZEN_TESTS) {
+            assertTrue(Files.isRegularFile(starter.resolve(test)), "starter lacks " + test);
+            assertTrue(FileTrees.sameBytes(starter.resolve(test), module.resolve(test)), test + " has drifted");
+        }
+        assertEquals(FROZEN_TESTS.size(), count(starter.resolve("src/test/java")),
+                "the starter ships exactly the frozen tests");
+    }
+
+    @Test
+    void theStarterPomPinsTheRootVersions() {
+        Pom starterPom = Pom.read(starter.resolve("pom.xml"));
+
+        assertEquals(List.of(), starterPom.versionsDisagreeingWith(Pom.read(root.resolve("pom.xml"))));
+        assertTrue(starterPom.properties().containsKey("wiremock.version"), "the starter pins WireMock");
+    }
+
+    @Test
+    void theInterviewerHasThePromptAndTheAnswerKey() throws Exception {
+        for (String document : List.of("PROMPT.md", "answer-key.md", "reference.patch")) {
+            Path file = packet.resolve(document);
+            assertTrue(Files.isRegularFile(file) && Files.size(file) > 0, "packet lacks " + document);
+        }
+    }
+
+    private static long count(Path dir) {
+        try (var files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).count();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
