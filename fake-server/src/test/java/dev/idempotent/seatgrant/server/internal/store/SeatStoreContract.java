@@ -1,0 +1,123 @@
+package dev.idempotent.seatgrant.server.internal.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idempotent.seatgrant.server.Ledger;
+import dev.idempotent.seatgrant.server.Seat;
+import dev.idempotent.seatgrant.server.internal.store.SeatStore.ClaimResult;
+import dev.idempotent.seatgrant.server.internal.store.SeatStore.CompleteResult;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The store's contract, run against every engine (H2 and PostgreSQL): the same scenarios, one suite.
+ * Time is passed in, so lease expiry is tested without waiting.
+ */
+abstract class SeatStoreContract {
+
+    private static final Duration LEASE = Duration.ofSeconds(10);
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    private SeatStore store;
+
+    abstract DbSpec freshDatabase();
+
+    @BeforeEach
+    void open() {
+        store = JdbcSeatStore.open(freshDatabase(), 4);
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    private static Seat seat(String id, String userId) {
+        return new Seat(id, "ws", userId, "member", T0);
+    }
+
+    @Test
+    void aClaimedKeyCompletesOnceAndThenReplays() {
+        assertEquals(new ClaimResult.Claimed(false), store.claim("k", "h", "a", T0, LEASE));
+
+        assertEquals(new CompleteResult.Committed(seat("s1", "u")), store.complete("k", "a", seat("s1", "u")));
+
+        assertEquals(new ClaimResult.Completed(seat("s1", "u")), store.claim("k", "h", "b", T0.plusSeconds(1), LEASE));
+        assertEquals(new ClaimResult.Mismatch(), store.claim("k", "other", "c", T0.plusSeconds(1), LEASE));
+        assertEquals(1, store.ledger().seats());
+        assertEquals(1, store.ledger().keys());
+    }
+
+    @Test
+    void aLiveClaimIsInProgressForOthers() {
+        store.claim("k", "h", "a", T0, LEASE);
+
+        ClaimResult other = store.claim("k", "h", "b", T0.plusSeconds(5), LEASE);
+
+        assertEquals(new ClaimResult.InProgress(T0.plus(LEASE)), other);
+        assertEquals(new ClaimResult.Mismatch(), store.claim("k", "other", "c", T0.plusSeconds(5), LEASE));
+    }
+
+    @Test
+    void anExpiredClaimIsTakenOverAndTheStalledHolderWritesNothing() {
+        store.claim("k", "h", "crashed", T0, LEASE);
+
+        ClaimResult takeover = store.claim("k", "h", "rescuer", T0.plus(LEASE).plusMillis(1), LEASE);
+        assertEquals(new ClaimResult.Claimed(true), takeover);
+
+        // The first holder wakes up and tries to finish: it no longer owns the key, so no second seat.
+        assertEquals(new CompleteResult.LostClaim(), store.complete("k", "crashed", seat("s-stale", "u")));
+        assertEquals(new CompleteResult.Committed(seat("s-new", "u")), store.complete("k", "rescuer", seat("s-new", "u")));
+        Ledger ledger = store.ledger();
+        assertEquals(1, ledger.seats());
+        assertEquals(List.of(), ledger.duplicates());
+        assertTrue(store.find("s-stale").isEmpty());
+    }
+
+    @Test
+    void aReleasedClaimCanBeClaimedAgain() {
+        store.claim("k", "h", "a", T0, LEASE);
+        store.release("k", "a");
+
+        assertEquals(new ClaimResult.Claimed(false), store.claim("k", "h", "b", T0, LEASE));
+    }
+
+    @Test
+    void keylessSeatsAreNeverDedupedAndTheLedgerShowsThem() {
+        store.insertWithoutKey(seat("s1", "u"));
+        store.insertWithoutKey(new Seat("s2", "ws", "u", "member", T0.plusSeconds(1)));
+        store.insertWithoutKey(seat("s3", "someone-else"));
+
+        Ledger ledger = store.ledger();
+        assertEquals(3, ledger.seats());
+        assertEquals(List.of(new Ledger.Duplicate("ws", "u", List.of("s1", "s2"), List.of())), ledger.duplicates());
+        assertEquals(2, store.list("ws", "u", 100).size());
+        assertEquals(3, store.list(null, null, 100).size());
+        assertEquals(seat("s3", "someone-else"), store.find("s3").orElseThrow());
+    }
+
+    @Test
+    void resetEmptiesEverything() {
+        store.claim("k", "h", "a", T0, LEASE);
+        store.complete("k", "a", seat("s1", "u"));
+
+        store.reset();
+
+        assertEquals(new Ledger(0, 0, List.of()), store.ledger());
+    }
+
+    @Test
+    void aStoreErrorNeverCarriesTheUrl() {
+        store.close();
+        StoreException e = org.junit.jupiter.api.Assertions.assertThrows(StoreException.class, () -> store.ledger());
+        assertInstanceOf(StoreException.class, e);
+        assertTrue(!String.valueOf(e.getMessage()).contains("jdbc:"), e::getMessage);
+        store = JdbcSeatStore.open(freshDatabase(), 1);
+    }
+}
