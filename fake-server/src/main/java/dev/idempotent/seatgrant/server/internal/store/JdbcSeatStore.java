@@ -14,6 +14,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The {@link SeatStore} over JDBC, one implementation for H2 and PostgreSQL: the SQL is the portable subset
@@ -54,9 +56,18 @@ public final class JdbcSeatStore implements SeatStore {
     private static final String SEAT_COLUMNS = "id, workspace_id, user_id, role, created_at";
 
     private final HikariDataSource pool;
+    /**
+     * Nullable: set for H2 only. With WRITE_DELAY=0 an H2 commit stores the change to the file before it
+     * returns, but MVStore's store step is a try-lock: a commit that overlaps another thread's store can return
+     * with its change still in memory. Taking turns makes every commit its own store, so a seat that is
+     * committed is in the file before any after-commit fault fires. H2 here is one process's embedded store,
+     * so the serialisation costs nothing that matters; PostgreSQL needs no such help.
+     */
+    private final Lock h2Turns;
 
-    private JdbcSeatStore(HikariDataSource pool) {
+    private JdbcSeatStore(HikariDataSource pool, Lock h2Turns) {
         this.pool = pool;
+        this.h2Turns = h2Turns;
     }
 
     /**
@@ -82,7 +93,7 @@ public final class JdbcSeatStore implements SeatStore {
             throw new StoreException("cannot open the " + spec.description() + " store ("
                     + e.getClass().getSimpleName() + ")", null);
         }
-        JdbcSeatStore store = new JdbcSeatStore(pool);
+        JdbcSeatStore store = new JdbcSeatStore(pool, spec.kind() == DbSpec.Kind.H2 ? new ReentrantLock() : null);
         try {
             store.createSchema();
         } catch (RuntimeException e) {
@@ -356,6 +367,18 @@ public final class JdbcSeatStore implements SeatStore {
     }
 
     private <T> T transaction(Work<T> work) {
+        if (h2Turns == null) {
+            return inTransaction(work);
+        }
+        h2Turns.lock();
+        try {
+            return inTransaction(work);
+        } finally {
+            h2Turns.unlock();
+        }
+    }
+
+    private <T> T inTransaction(Work<T> work) {
         try (Connection c = pool.getConnection()) {
             try {
                 T result = work.run(c);

@@ -1,0 +1,161 @@
+package dev.idempotent.seatgrant.server.lab;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.idempotent.seatgrant.server.FakeSeatServer;
+import dev.idempotent.seatgrant.server.FaultPlan;
+import dev.idempotent.seatgrant.server.Ledger;
+import dev.idempotent.seatgrant.server.ServerConfig;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The fake server one variant runs against, and the two things the lab reads back from it: the ledger and the
+ * number of POSTs. Either an embedded server of the lab's own, or a running server driven through its admin API.
+ */
+interface LabTarget extends AutoCloseable {
+
+    /** Where the worker sends its grants. */
+    URI baseUri();
+
+    /** Empties the store and journal, then installs {@code plan}. */
+    void prepare(FaultPlan plan) throws IOException, InterruptedException;
+
+    /** The ledger as it stands now. */
+    Ledger ledger() throws IOException, InterruptedException;
+
+    /** How many POST /v1/seats the server has received since {@link #prepare}. */
+    long posts() throws IOException, InterruptedException;
+
+    @Override
+    void close();
+
+    /** A fresh in-memory server on a free loopback port, owned and stopped by the lab. */
+    static LabTarget embedded() {
+        FakeSeatServer server = FakeSeatServer.start(ServerConfig.builder().host("127.0.0.1").port(0).db("mem").build());
+        return new LabTarget() {
+            @Override
+            public URI baseUri() {
+                return server.baseUri();
+            }
+
+            @Override
+            public void prepare(FaultPlan plan) {
+                server.reset();
+                server.faultPlan(plan);
+            }
+
+            @Override
+            public Ledger ledger() {
+                return server.ledger();
+            }
+
+            @Override
+            public long posts() {
+                return server.journal().stream().filter(LabTarget::isGrant).count();
+            }
+
+            @Override
+            public void close() {
+                server.close();
+            }
+        };
+    }
+
+    /**
+     * A server someone else runs (on PostgreSQL, say), driven through {@code /__admin/}. Its store, journal and
+     * plan are reset before each variant, so point the lab only at a server whose data may be thrown away.
+     *
+     * @param adminToken the server's admin bearer token; nullable when the admin API is open on loopback
+     */
+    static LabTarget remote(URI baseUri, String adminToken) {
+        return new RemoteTarget(baseUri, adminToken);
+    }
+
+    private static boolean isGrant(dev.idempotent.seatgrant.server.JournalEntry entry) {
+        return entry.method().equals("POST") && entry.path().equals("/v1/seats");
+    }
+
+    /** The admin API as the lab uses it. Errors name the admin resource and the status, never the URL. */
+    final class RemoteTarget implements LabTarget {
+
+        private static final ObjectMapper MAPPER = new ObjectMapper();
+        private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+        private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+        private final URI baseUri;
+        private final String adminToken;
+
+        RemoteTarget(URI baseUri, String adminToken) {
+            this.baseUri = baseUri;
+            this.adminToken = adminToken;
+        }
+
+        @Override
+        public URI baseUri() {
+            return baseUri;
+        }
+
+        @Override
+        public void prepare(FaultPlan plan) throws IOException, InterruptedException {
+            send("reset", HttpRequest.BodyPublishers.noBody(), "POST");
+            send("faults", HttpRequest.BodyPublishers.ofString(plan.toJson()), "POST");
+        }
+
+        @Override
+        public Ledger ledger() throws IOException, InterruptedException {
+            JsonNode root = MAPPER.readTree(send("ledger", HttpRequest.BodyPublishers.noBody(), "GET"));
+            List<Ledger.Duplicate> duplicates = new ArrayList<>();
+            for (JsonNode d : root.path("duplicates")) {
+                duplicates.add(new Ledger.Duplicate(d.path("workspaceId").asText(), d.path("userId").asText(),
+                        strings(d.path("seatIds")), strings(d.path("idempotencyKeys"))));
+            }
+            return new Ledger(root.path("seats").asLong(), root.path("keys").asLong(), duplicates);
+        }
+
+        @Override
+        public long posts() throws IOException, InterruptedException {
+            JsonNode root = MAPPER.readTree(send("requests", HttpRequest.BodyPublishers.noBody(), "GET"));
+            long posts = 0;
+            for (JsonNode r : root.path("requests")) {
+                if (r.path("method").asText().equals("POST") && r.path("path").asText().equals("/v1/seats")) {
+                    posts++;
+                }
+            }
+            return posts;
+        }
+
+        @Override
+        public void close() {
+            // Nothing to stop: the server belongs to whoever started it.
+        }
+
+        private String send(String resource, HttpRequest.BodyPublisher body, String method)
+                throws IOException, InterruptedException {
+            HttpRequest.Builder request = HttpRequest.newBuilder(baseUri.resolve("/__admin/" + resource))
+                    .timeout(TIMEOUT)
+                    .header("Content-Type", "application/json")
+                    .method(method, body);
+            if (adminToken != null) {
+                request.header("Authorization", "Bearer " + adminToken);
+            }
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() / 100 != 2) {
+                throw new IOException("admin " + resource + " answered " + response.statusCode());
+            }
+            return response.body();
+        }
+
+        private static List<String> strings(JsonNode array) {
+            List<String> out = new ArrayList<>();
+            array.forEach(n -> out.add(n.asText()));
+            return out;
+        }
+    }
+}
