@@ -107,21 +107,17 @@ public final class SeatGrantWorker {
         throw interrupted(requestId, attempt, interrupted, start);
       }
 
-      if (verdict instanceof Verdict.Success s) {
-        events.attempt(requestId, attempt, "granted", OptionalInt.of(s.status()), Optional.of(s.seatId()),
-            Optional.empty(), s.reason(), Optional.empty());
+      if (verdict instanceof Verdict.Done done) {
+        boolean replayed = done instanceof Verdict.Replay;
+        String outcome = replayed ? "replayed" : "granted";
+        events.attempt(requestId, attempt, outcome, OptionalInt.of(done.status()), Optional.of(done.seatId()),
+            Optional.empty(), done.reason(), Optional.empty());
         retry.onComplete();
-        events.outcome(requestId, attempt, "granted", OptionalInt.of(s.status()), Optional.of(s.seatId()),
+        events.outcome(requestId, attempt, outcome, OptionalInt.of(done.status()), Optional.of(done.seatId()),
             elapsed(start));
-        return new GrantOutcome.Granted(s.seatId(), attempt);
-      }
-      if (verdict instanceof Verdict.Replay r) {
-        events.attempt(requestId, attempt, "replayed", OptionalInt.of(r.status()), Optional.of(r.seatId()),
-            Optional.empty(), r.reason(), Optional.empty());
-        retry.onComplete();
-        events.outcome(requestId, attempt, "replayed", OptionalInt.of(r.status()), Optional.of(r.seatId()),
-            elapsed(start));
-        return new GrantOutcome.Replayed(r.seatId(), attempt);
+        return replayed
+            ? new GrantOutcome.Replayed(done.seatId(), attempt)
+            : new GrantOutcome.Granted(done.seatId(), attempt);
       }
       if (verdict instanceof Verdict.GiveUp g) {
         events.attempt(requestId, attempt, "rejected", OptionalInt.of(g.status()), Optional.empty(),

@@ -10,6 +10,15 @@ public sealed interface Verdict {
   /** Why the classifier decided this; safe to log (no URL, no header value). */
   String reason();
 
+  /** The grant is done: the seat exists and its id is known. */
+  sealed interface Done extends Verdict {
+    /** The seat that exists for this key. */
+    String seatId();
+
+    /** The HTTP status that said so. */
+    int status();
+  }
+
   /**
    * The seat was created by this attempt.
    *
@@ -17,7 +26,7 @@ public sealed interface Verdict {
    * @param status the 2xx status
    * @param reason why
    */
-  record Success(String seatId, int status, String reason) implements Verdict {
+  record Success(String seatId, int status, String reason) implements Done {
     public Success {
       Objects.requireNonNull(seatId, "seatId");
       Objects.requireNonNull(reason, "reason");
@@ -31,7 +40,7 @@ public sealed interface Verdict {
    * @param status 409 or a 2xx carrying the replay header
    * @param reason why
    */
-  record Replay(String seatId, int status, String reason) implements Verdict {
+  record Replay(String seatId, int status, String reason) implements Done {
     public Replay {
       Objects.requireNonNull(seatId, "seatId");
       Objects.requireNonNull(reason, "reason");

@@ -38,14 +38,9 @@ enum Implementation {
     @Override
     Observed run(URI baseUri, FakeTime time, CapturedEvents events, SeatRequested event, Duration deadline) {
       var worker = new dev.idempotent.seatgrant.worker.minimalpatch.AgentSeatGrantWorker(baseUri, time::delayMillis);
-      var seatEvent = new dev.idempotent.seatgrant.worker.minimalpatch.AgentSeatGrantWorker.SeatEvent(
-          event.requestId(), event.workspaceId(), event.userId());
-      try {
-        worker.handleSeatRequested(seatEvent);
-        return fromLogs(events, event, Optional.empty());
-      } catch (Exception e) {
-        return fromLogs(events, event, Optional.of(e));
-      }
+      return viaLogs(events, event, () -> worker.handleSeatRequested(
+          new dev.idempotent.seatgrant.worker.minimalpatch.AgentSeatGrantWorker.SeatEvent(
+              event.requestId(), event.workspaceId(), event.userId())));
     }
   },
 
@@ -53,14 +48,9 @@ enum Implementation {
     @Override
     Observed run(URI baseUri, FakeTime time, CapturedEvents events, SeatRequested event, Duration deadline) {
       var worker = new dev.idempotent.seatgrant.worker.fixture.AgentSeatGrantWorker(baseUri, time::delayMillis);
-      var seatEvent = new dev.idempotent.seatgrant.worker.fixture.AgentSeatGrantWorker.SeatEvent(
-          event.requestId(), event.workspaceId(), event.userId());
-      try {
-        worker.handleSeatRequested(seatEvent);
-        return fromLogs(events, event, Optional.empty());
-      } catch (Exception e) {
-        return fromLogs(events, event, Optional.of(e));
-      }
+      return viaLogs(events, event, () -> worker.handleSeatRequested(
+          new dev.idempotent.seatgrant.worker.fixture.AgentSeatGrantWorker.SeatEvent(
+              event.requestId(), event.workspaceId(), event.userId())));
     }
   };
 
@@ -76,9 +66,17 @@ enum Implementation {
   /** Handles one event; never throws for anything the implementation does. */
   abstract Observed run(URI baseUri, FakeTime time, CapturedEvents events, SeatRequested event, Duration deadline);
 
-  private static Observed fromLogs(CapturedEvents events, SeatRequested event, Optional<Throwable> error) {
-    if (error.isPresent()) {
-      return new Observed(Optional.empty(), Optional.empty(), error);
+  /** A call that, like the seed's {@code Promise<void>}, returns nothing and may throw anything. */
+  @FunctionalInterface
+  interface VoidCall {
+    void call() throws Exception;
+  }
+
+  private static Observed viaLogs(CapturedEvents events, SeatRequested event, VoidCall call) {
+    try {
+      call.call();
+    } catch (Exception e) {
+      return new Observed(Optional.empty(), Optional.empty(), Optional.of(e));
     }
     List<CapturedEvents.Event> reported = events.forRequest(event.requestId()).stream()
         .filter(e -> "granted".equals(e.get("outcome")) || "replayed".equals(e.get("outcome")))
