@@ -1,5 +1,6 @@
 package dev.idempotent.seatgrant.server;
 
+import dev.idempotent.seatgrant.server.internal.cli.ReproduceCommand;
 import dev.idempotent.seatgrant.server.internal.cli.ServeCommand;
 import dev.idempotent.seatgrant.server.internal.cli.UsageException;
 import java.io.IOException;
@@ -21,6 +22,8 @@ public final class Main {
             usage: fake-server <command> [flags]
             commands:
               serve       run the seat-grant server (fake-server serve --help for its flags)
+              reproduce   run the incident lab: every worker variant against the incident, one table
+                          (fake-server reproduce --help for its flags)
             flags:
               --help      this text
               --version   the version
@@ -69,7 +72,20 @@ public final class Main {
                 }
                 return ServeCommand.run(options, out, err);
             }
-            // The incident lab's `reproduce` command plugs in here, beside `serve`.
+            case "reproduce" -> {
+                ReproduceCommand.Options options;
+                try {
+                    options = ReproduceCommand.parse(rest, System.getenv("FAKE_SERVER_ADMIN_TOKEN"));
+                } catch (UsageException e) {
+                    err.println("fake-server reproduce: " + e.getMessage() + " (see fake-server reproduce --help)");
+                    return 2;
+                }
+                if (options.help()) {
+                    out.print(ReproduceCommand.USAGE);
+                    return 0;
+                }
+                return ReproduceCommand.run(options, out, err);
+            }
             default -> {
                 err.println("fake-server: unknown command " + (args[0].startsWith("-") ? args[0] : "'" + args[0] + "'")
                         + " (see --help)");
