@@ -7,13 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The admin API under /__admin/: what anyone, in any language, uses to script faults and see the incident. */
-class AdminApiTest {
+class AdminApiTest extends SharedServerTest {
 
     private static final String ISSUE_PLAN = """
             {"seed": 7, "rules": [
@@ -21,25 +18,6 @@ class AdminApiTest {
               {"method": "POST", "path": "/v1/seats", "probability": 0.3, "fault": "status", "status": 503, "retryAfter": 1},
               {"fault": "status-after-commit", "status": 504, "delayMs": 1500}
             ]}""";
-
-    private static FakeSeatServer server;
-    private static Http http;
-
-    @BeforeAll
-    static void start() {
-        server = FakeSeatServer.start(ServerConfig.builder().build());
-        http = new Http(server);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    @BeforeEach
-    void clean() {
-        server.reset();
-    }
 
     private static HttpResponse<String> admin(String method, String path, String body) {
         HttpRequest.BodyPublisher publisher = body == null

@@ -11,9 +11,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.function.Function;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -22,21 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Bad input gets a 4xx problem+json, writes nothing, leaks no stack trace, and the server keeps serving.
  */
-class ApiValidationTest {
-
-    private static FakeSeatServer server;
-    private static Http http;
-
-    @BeforeAll
-    static void start() {
-        server = FakeSeatServer.start(ServerConfig.builder().build());
-        http = new Http(server);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+class ApiValidationTest extends SharedServerTest {
 
     @AfterEach
     void nothingWasWrittenAndTheServerStillServes() throws Exception {

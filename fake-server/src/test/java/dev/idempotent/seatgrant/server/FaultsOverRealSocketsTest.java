@@ -14,39 +14,17 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * One scenario per fault, over real sockets with the JDK's HttpClient: what the client sees, then what the
  * journal and the ledger say happened. The README's fault table is these assertions in prose.
  */
-class FaultsOverRealSocketsTest {
+class FaultsOverRealSocketsTest extends SharedServerTest {
 
     /** What java.net.http says when a connection ends before any response byte, by FIN or by RST alike. */
     private static final class HttpClientSays {
         static final String NO_BYTES = "HTTP/1.1 header parser received no bytes";
-    }
-
-    private static FakeSeatServer server;
-    private static Http http;
-
-    @BeforeAll
-    static void start() {
-        server = FakeSeatServer.start(ServerConfig.builder().build());
-        http = new Http(server);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    @BeforeEach
-    void clean() {
-        server.reset();
     }
 
     private static void plan(FaultRule rule) {

@@ -14,32 +14,10 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** How keys dedupe: replays, payload mismatches, requests still in progress, and a burst on one key. */
-class IdempotencyTest {
-
-    private static FakeSeatServer server;
-    private static Http http;
-
-    @BeforeAll
-    static void start() {
-        server = FakeSeatServer.start(ServerConfig.builder().build());
-        http = new Http(server);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    @BeforeEach
-    void clean() {
-        server.reset();
-    }
+class IdempotencyTest extends SharedServerTest {
 
     @Test
     void aNewKeyCommitsAndAnswers201WithLocation() throws Exception {
