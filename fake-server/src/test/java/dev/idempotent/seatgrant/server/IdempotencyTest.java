@@ -104,6 +104,30 @@ class IdempotencyTest extends SharedServerTest {
     }
 
     @Test
+    void aStalledHoldersClaimIsTakenOverAndTheStalledRequestWritesNothing() throws Exception {
+        MutableClock clock = new MutableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+        try (FakeSeatServer s = FakeSeatServer.start(ServerConfig.builder().clock(clock)
+                .claimLease(Duration.ofSeconds(10))
+                .faultPlan(FaultPlan.of(FaultRule.of(Fault.DELAY).withAttempt(1).withDelayMs(1500))).build())) {
+            Http h = new Http(s);
+            CompletableFuture<HttpResponse<String>> stalled = h.client().sendAsync(
+                    h.postSeat("k-stalled", Http.BODY).build(), HttpResponse.BodyHandlers.ofString());
+            Await.until(Duration.ofSeconds(5), "the stalled request's claim", () -> s.ledger().keys() == 1);
+
+            clock.advance(Duration.ofSeconds(11));
+            HttpResponse<String> rescuer = h.grant("k-stalled", Http.BODY);
+
+            assertEquals(201, rescuer.statusCode());
+            HttpResponse<String> late = stalled.get(10, TimeUnit.SECONDS);
+            // The stalled request lost its claim: it answers with the rescuer's seat and writes none of its own.
+            assertEquals(409, late.statusCode());
+            assertEquals(Http.json(rescuer.body()).get("id"), Http.json(late.body()).get("id"));
+            assertEquals(1, s.ledger().seats());
+            assertEquals(1, s.journal().stream().filter(JournalEntry::committed).count());
+        }
+    }
+
+    @Test
     void fiftyConcurrentRequestsWithOneKeyWriteOneSeat() throws Exception {
         List<CompletableFuture<HttpResponse<String>>> inFlight = new ArrayList<>();
         for (int i = 0; i < 50; i++) {

@@ -88,7 +88,7 @@ public final class GrantService {
         }
         // We held the key so long that our lease ran out and another request took it over; it will write
         // (or has written) the one seat, so report what it did and write nothing ourselves.
-        return fromClaim(store.claim(key, request.canonicalHash(), owner, clock.instant(), Duration.ZERO));
+        return fromClaim(store.peek(key, request.canonicalHash(), clock.instant()));
     }
 
     private Outcome fromClaim(ClaimResult claim) {
@@ -98,12 +98,8 @@ public final class GrantService {
         if (claim instanceof ClaimResult.Mismatch) {
             return new Outcome.KeyMismatch();
         }
-        if (claim instanceof ClaimResult.InProgress) {
-            // The holder is usually a request about to commit; one second is a polite "soon", not its lease.
-            return new Outcome.InProgress(1);
-        }
-        // A zero-lease re-claim after a lost claim can only win if the new holder crashed too; still, answer
-        // "in progress" rather than write: the next retry will find a clean state.
+        // In progress (Claimed never reaches here): the holder is usually a request about to commit, so one
+        // second is a polite "soon", not the rest of its lease.
         return new Outcome.InProgress(1);
     }
 

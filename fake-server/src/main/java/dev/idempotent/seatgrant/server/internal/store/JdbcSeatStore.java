@@ -148,6 +148,15 @@ public final class JdbcSeatStore implements SeatStore {
         throw new StoreException("the key's claim kept changing under us", null);
     }
 
+    @Override
+    public ClaimResult peek(String key, String requestHash, Instant now) {
+        return transaction(c -> {
+            ClaimResult found = existingClaim(c, key, requestHash, null, now, 0);
+            return found == null || found instanceof ClaimResult.Claimed ? new ClaimResult.InProgress(now) : found;
+        });
+    }
+
+    /** What an existing key row says; with a null {@code owner} an expired claim is reported, not taken over. */
     private ClaimResult existingClaim(Connection c, String key, String requestHash, String owner, Instant now,
                                       long leaseUntil) throws SQLException {
         String hash;
@@ -177,7 +186,7 @@ public final class JdbcSeatStore implements SeatStore {
                     () -> new SQLException("completed key points at a missing seat"));
             return new ClaimResult.Completed(seat);
         }
-        if (holderLease > now.toEpochMilli()) {
+        if (holderLease > now.toEpochMilli() || owner == null) {
             return new ClaimResult.InProgress(Instant.ofEpochMilli(holderLease));
         }
         // The holder's lease ran out: take the claim over, but only if nobody beat us to it (compare-and-set

@@ -36,6 +36,12 @@ public interface SeatStore extends AutoCloseable {
      */
     CompleteResult complete(String key, String owner, Seat seat);
 
+    /**
+     * Reads what {@link #claim} would find for {@code key}, changing nothing: {@code Completed}, {@code Mismatch},
+     * or {@code InProgress} (also when there is no row any more: the caller should come back shortly).
+     */
+    ClaimResult peek(String key, String requestHash, Instant now);
+
     /** Gives up a claim this owner holds (the work failed before the commit); no-op if not held. */
     void release(String key, String owner);
 

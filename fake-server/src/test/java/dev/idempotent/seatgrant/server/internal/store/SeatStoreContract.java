@@ -81,6 +81,18 @@ abstract class SeatStoreContract {
     }
 
     @Test
+    void peekReportsWithoutTakingOver() {
+        assertEquals(new ClaimResult.InProgress(T0), store.peek("nobody", "h", T0));
+        store.claim("k", "h", "a", T0, LEASE);
+        Instant expired = T0.plus(LEASE).plusSeconds(1);
+
+        assertEquals(new ClaimResult.InProgress(T0.plus(LEASE)), store.peek("k", "h", expired));
+        assertEquals(new ClaimResult.Mismatch(), store.peek("k", "other", expired));
+        assertEquals(new CompleteResult.Committed(seat("s1", "u")), store.complete("k", "a", seat("s1", "u")));
+        assertEquals(new ClaimResult.Completed(seat("s1", "u")), store.peek("k", "h", expired));
+    }
+
+    @Test
     void aReleasedClaimCanBeClaimedAgain() {
         store.claim("k", "h", "a", T0, LEASE);
         store.release("k", "a");
