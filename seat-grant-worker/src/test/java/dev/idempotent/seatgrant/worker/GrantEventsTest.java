@@ -10,42 +10,34 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.idempotent.seatgrant.worker.internal.GrantEvents;
 import dev.idempotent.seatgrant.worker.testing.CapturedEvents;
 import dev.idempotent.seatgrant.worker.testing.CapturedEvents.Event;
 import dev.idempotent.seatgrant.worker.testing.FakeTime;
 import java.net.URI;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What an operator's log pipeline receives: one event per attempt, one per outcome, and nothing secret. */
 class GrantEventsTest {
 
   private static final String SEAT = "{\"id\":\"seat_9\",\"role\":\"member\"}";
   private static final String RETRY_AFTER_DATE = "Thu, 01 Jan 2026 00:00:01 GMT";
-  private static WireMockServer wm;
+
+  @RegisterExtension
+  static final WireMockExtension wm = WireMockExtension.newInstance()
+      .options(options().dynamicPort().bindAddress("127.0.0.1"))
+      .build();
+
   private CapturedEvents captured;
   private final FakeTime time = new FakeTime();
 
-  @BeforeAll
-  static void start() {
-    wm = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1"));
-    wm.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    wm.stop();
-  }
-
   @BeforeEach
   void open() {
-    wm.resetAll();
     captured = new CapturedEvents();
   }
 
@@ -118,7 +110,7 @@ class GrantEventsTest {
         .willReturn(aResponse().withStatus(201).withHeader("Set-Cookie", "sid=c00kie").withBody(SEAT)));
     worker().handle(new SeatRequested("req_leak", "ws_1", "u_1"));
 
-    String port = String.valueOf(wm.port());
+    String port = String.valueOf(wm.getPort());
     List<Event> all = captured.all();
     assertTrue(all.size() >= 3);
     for (Event e : all) {

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.http.Fault;
 import dev.idempotent.seatgrant.worker.testing.FakeTime;
 import dev.idempotent.seatgrant.worker.testing.SeatServer;
@@ -33,10 +33,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The answer key's own behaviour beyond the shared conformance scenarios: real timeouts, refused
@@ -45,25 +43,14 @@ import org.junit.jupiter.api.Test;
 class SeatGrantWorkerTest {
 
   private static final String SEAT = "{\"id\":\"seat_1\",\"workspaceId\":\"ws_1\",\"userId\":\"u_1\",\"role\":\"member\"}";
-  private static WireMockServer wm;
+
+  @RegisterExtension
+  static final WireMockExtension wm = WireMockExtension.newInstance()
+      .options(options().dynamicPort().bindAddress("127.0.0.1").containerThreads(12))
+      .build();
+
   private final SeatRequested event = new SeatRequested("req_1", "ws_1", "u_1");
   private final FakeTime time = new FakeTime();
-
-  @BeforeAll
-  static void start() {
-    wm = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1").containerThreads(12));
-    wm.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    wm.stop();
-  }
-
-  @BeforeEach
-  void reset() {
-    wm.resetAll();
-  }
 
   private SeatGrantWorker worker(SeatGrantConfig.Builder b) {
     return new SeatGrantWorker(b.build(), time, time);

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.idempotent.seatgrant.worker.testing.CapturedEvents;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -22,35 +22,22 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The {@code run} command in-process: flags, the summary line, malformed lines, stdin. */
 class MainTest {
 
   private static final String SEAT = "{\"id\":\"seat_%s\",\"role\":\"member\"}";
-  private static WireMockServer wm;
+
+  @RegisterExtension
+  static final WireMockExtension wm = WireMockExtension.newInstance()
+      .options(options().dynamicPort().bindAddress("127.0.0.1"))
+      .build();
+
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-  @BeforeAll
-  static void start() {
-    wm = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1"));
-    wm.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    wm.stop();
-  }
-
-  @BeforeEach
-  void reset() {
-    wm.resetAll();
-  }
 
   private int run(InputStream stdin, String... args) {
     return Main.run(args, stdin, new PrintStream(out, true, StandardCharsets.UTF_8),

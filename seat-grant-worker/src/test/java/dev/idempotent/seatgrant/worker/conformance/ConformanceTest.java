@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
@@ -33,10 +33,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.TestFactory;
 import org.opentest4j.AssertionFailedError;
 
@@ -56,18 +55,10 @@ class ConformanceTest {
       "{\"type\":\"about:blank\",\"title\":\"Idempotency key in progress\",\"status\":409}";
   private static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(30);
 
-  private static WireMockServer wm;
-
-  @BeforeAll
-  static void start() {
-    wm = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1").containerThreads(12));
-    wm.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    wm.stop();
-  }
+  @RegisterExtension
+  static final WireMockExtension wm = WireMockExtension.newInstance()
+      .options(options().dynamicPort().bindAddress("127.0.0.1").containerThreads(12))
+      .build();
 
   /** Everything a scenario can script and observe for one implementation. */
   static final class Harness {

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.idempotent.seatgrant.worker.SeatRequested;
 import dev.idempotent.seatgrant.worker.testing.FakeTime;
 import java.net.URI;
@@ -23,10 +23,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The failure-mode variants do exactly the one wrong thing each is named for, over real sockets. The lab in
@@ -38,24 +37,16 @@ class VariantsTest {
   private static final SeatRequested EVENT = new SeatRequested("req_1", "ws_1", "u_1");
   private static final String SEAT = "{\"id\":\"seat_1\",\"workspaceId\":\"ws_1\",\"userId\":\"u_1\",\"role\":\"member\"}";
 
-  private static WireMockServer wm;
+  @RegisterExtension
+  static final WireMockExtension wm = WireMockExtension.newInstance()
+      .options(options().dynamicPort().bindAddress("127.0.0.1"))
+      .build();
+
   private URI base;
   private final FakeTime time = new FakeTime();
 
-  @BeforeAll
-  static void start() {
-    wm = new WireMockServer(options().dynamicPort().bindAddress("127.0.0.1"));
-    wm.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    wm.stop();
-  }
-
   @BeforeEach
   void clean() {
-    wm.resetAll();
     base = URI.create(wm.baseUrl());
   }
 
