@@ -11,7 +11,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -53,17 +52,7 @@ public final class ServeCommand {
         if (tokenFromEnv != null && !tokenFromEnv.isBlank()) {
             builder.adminToken(tokenFromEnv);
         }
-        Deque<String> queue = new ArrayDeque<>();
-        for (String arg : args) {
-            // --flag=value and --flag value both work.
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 2) {
-                queue.add(arg.substring(0, eq));
-                queue.add(arg.substring(eq + 1));
-            } else {
-                queue.add(arg);
-            }
-        }
+        Deque<String> queue = Flags.tokens(args);
         while (!queue.isEmpty()) {
             String flag = queue.poll();
             switch (flag) {
@@ -71,16 +60,16 @@ public final class ServeCommand {
                     return new Options(true, null, null);
                 }
                 case "--port" -> {
-                    String value = value(queue, flag);
+                    String value = Flags.value(queue, flag);
                     try {
                         builder.port(Integer.parseInt(value));
                     } catch (IllegalArgumentException e) {
                         throw new UsageException("--port must be a number from 0 to 65535");
                     }
                 }
-                case "--host" -> builder.host(value(queue, flag));
+                case "--host" -> builder.host(Flags.value(queue, flag));
                 case "--db" -> {
-                    String value = value(queue, flag);
+                    String value = Flags.value(queue, flag);
                     try {
                         DbSpec.parse(value);
                     } catch (IllegalArgumentException e) {
@@ -92,7 +81,7 @@ public final class ServeCommand {
                     if (planSet) {
                         throw new UsageException("give --scenario or --fault-plan, not both");
                     }
-                    String name = value(queue, flag);
+                    String name = Flags.value(queue, flag);
                     try {
                         builder.faultPlan(FaultPlan.scenario(name));
                     } catch (IllegalArgumentException e) {
@@ -105,7 +94,7 @@ public final class ServeCommand {
                     if (planSet) {
                         throw new UsageException("give --scenario or --fault-plan, not both");
                     }
-                    Path file = Path.of(value(queue, flag));
+                    Path file = Path.of(Flags.value(queue, flag));
                     try {
                         builder.faultPlan(FaultPlan.parse(Files.readString(file, StandardCharsets.UTF_8)));
                     } catch (IOException e) {
@@ -118,7 +107,7 @@ public final class ServeCommand {
                 }
                 case "--replay-status" -> {
                     try {
-                        builder.replayStatus(ReplayStatus.parse(value(queue, flag)));
+                        builder.replayStatus(ReplayStatus.parse(Flags.value(queue, flag)));
                     } catch (IllegalArgumentException e) {
                         throw new UsageException("--replay-status must be 409 or original");
                     }
@@ -126,7 +115,7 @@ public final class ServeCommand {
                 case "--require-key" -> builder.requireKey(true);
                 case "--admin-token" -> {
                     try {
-                        builder.adminToken(value(queue, flag));
+                        builder.adminToken(Flags.value(queue, flag));
                     } catch (IllegalArgumentException e) {
                         throw new UsageException("--admin-token must not be blank");
                     }
@@ -136,14 +125,6 @@ public final class ServeCommand {
             }
         }
         return new Options(false, builder.build(), faultSource);
-    }
-
-    private static String value(Deque<String> queue, String flag) throws UsageException {
-        String value = queue.poll();
-        if (value == null || (value.startsWith("--") && !value.equals("--"))) {
-            throw new UsageException(flag + " needs a value");
-        }
-        return value;
     }
 
     /** Starts the server, prints one line with its URL, and blocks until the JVM is asked to stop. */
