@@ -124,6 +124,20 @@ class ReproduceTest {
     }
 
     @Test
+    void anUnreachableServerIsOneLineAndExitOne() throws Exception {
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        Run run = reproduce("--events", "1", "--variant", "answer-key", "--server", "http://127.0.0.1:" + port);
+
+        assertEquals(1, run.exit());
+        assertEquals(List.of("fake-server reproduce: cannot drive the server: ConnectException"),
+                run.err().lines().filter(l -> !l.startsWith("reproduce: ")).toList());
+        assertTrue(run.out().isEmpty());
+    }
+
+    @Test
     void badFlagsExitTwoWithOneLine() {
         for (String[] args : List.of(new String[] {"--events", "0"}, new String[] {"--variant", "retry-harder"},
                 new String[] {"--scenario", "nope"}, new String[] {"--server", "ftp://x"}, new String[] {"--bogus"},

@@ -133,7 +133,13 @@ public final class ReproduceCommand {
         try {
             rows = lab.run(row -> done.incrementAndGet());
         } catch (IOException e) {
-            err.println("fake-server reproduce: " + e.getMessage());
+            // The JDK's connect failures carry no message; the class name is the useful part, and neither names
+            // the server's URL.
+            err.println("fake-server reproduce: cannot drive the server: "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            return 1;
+        } catch (RuntimeException e) {
+            err.println("fake-server reproduce: the lab failed: " + e.getClass().getSimpleName());
             return 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
