@@ -26,105 +26,105 @@ import org.junit.jupiter.api.Test;
  */
 class SeatGrantPacketTest {
 
-  private static final String SMOKE = "dev.idempotent.seatgrant.worker.fixture.AgentSeatGrantWorkerSmokeTest";
-  private static final String OUTCOMES = "dev.idempotent.seatgrant.worker.fixture.SeatGrantOutcomesTest";
-  private static final String FIXTURE = "src/main/java/dev/idempotent/seatgrant/worker/fixture/AgentSeatGrantWorker.java";
-  private static final String PATCHED = "src/main/java/dev/idempotent/seatgrant/worker/minimalpatch/AgentSeatGrantWorker.java";
-  private static final String OUTCOMES_SOURCE = "dev/idempotent/seatgrant/worker/fixture/SeatGrantOutcomesTest.java";
+    private static final String SMOKE = "dev.idempotent.seatgrant.worker.fixture.AgentSeatGrantWorkerSmokeTest";
+    private static final String OUTCOMES = "dev.idempotent.seatgrant.worker.fixture.SeatGrantOutcomesTest";
+    private static final String FIXTURE = "src/main/java/dev/idempotent/seatgrant/worker/fixture/AgentSeatGrantWorker.java";
+    private static final String PATCHED = "src/main/java/dev/idempotent/seatgrant/worker/minimalpatch/AgentSeatGrantWorker.java";
+    private static final String OUTCOMES_SOURCE = "dev/idempotent/seatgrant/worker/fixture/SeatGrantOutcomesTest.java";
 
-  private final Path root = ProjectRoot.get();
-  private final Path packet = ProjectRoot.packet("seat-grant");
-  private final Path starter = packet.resolve("starter");
-  private final Path module = root.resolve("seat-grant-worker");
+    private final Path root = ProjectRoot.get();
+    private final Path packet = ProjectRoot.packet("seat-grant");
+    private final Path starter = packet.resolve("starter");
+    private final Path module = root.resolve("seat-grant-worker");
 
-  @Test
-  void theStarterFixtureIsTheModuleFixtureByteForByte() {
-    assertTrue(FileTrees.sameBytes(module.resolve(FIXTURE), starter.resolve(FIXTURE)),
-        "the starter's fixture has drifted from seat-grant-worker's");
-  }
-
-  @Test
-  void theStarterCompilesAndItsSmokeTestPasses() {
-    try (StarterRun run = StarterRun.copyOf(starter)) {
-      TestResults results = run.test(SMOKE);
-      assertTrue(results.allPassed(SMOKE), results::summary);
+    @Test
+    void theStarterFixtureIsTheModuleFixtureByteForByte() {
+        assertTrue(FileTrees.sameBytes(module.resolve(FIXTURE), starter.resolve(FIXTURE)),
+                "the starter's fixture has drifted from seat-grant-worker's");
     }
-  }
 
-  @Test
-  void theBareFixtureFailsTheOutcomesItIsMeantToFail() {
-    try (StarterRun run = withOutcomeTests()) {
-      TestResults results = run.test(OUTCOMES);
-      // 1 and 4: no structured event; 2: 409 read as an error and retried; 3: a 400 retried and slept on.
-      for (String failing : List.of(
-          "outcome1_201ExitsAfterOneAttemptAndRecordsReplayedFalse",
-          "outcome2_droppedThen409WithTheSameIdExitsWithoutAThirdCall",
-          "outcome3_400IsNotRetriedAndNotSleptOn",
-          "outcome4_503Then201RetriesOnceAndRecordsBothAttemptsUnderOneRequestId")) {
-        assertEquals(Status.FAILED, results.get(OUTCOMES, failing).status(), results::summary);
-      }
-      // The fixture does throw after five attempts; the seed's outcome 5 is not where it breaks.
-      assertEquals(Status.PASSED,
-          results.get(OUTCOMES, "outcome5_fiveRetryableFailuresThrowExhaustedRetriesAndNeverSwallow").status(),
-          results::summary);
+    @Test
+    void theStarterCompilesAndItsSmokeTestPasses() {
+        try (StarterRun run = StarterRun.copyOf(starter)) {
+            TestResults results = run.test(SMOKE);
+            assertTrue(results.allPassed(SMOKE), results::summary);
+        }
     }
-  }
 
-  @Test
-  void theReferencePatchPassesAllFiveOutcomes() {
-    try (StarterRun run = withOutcomeTests()) {
-      run.applyPatch(packet.resolve("reference.patch"));
-      TestResults results = run.test(SMOKE, OUTCOMES);
-      assertTrue(results.allPassed(SMOKE), results::summary);
-      assertTrue(results.allPassed(OUTCOMES), results::summary);
-      assertEquals(5, results.of(OUTCOMES).size(), results::summary);
+    @Test
+    void theBareFixtureFailsTheOutcomesItIsMeantToFail() {
+        try (StarterRun run = withOutcomeTests()) {
+            TestResults results = run.test(OUTCOMES);
+            // 1 and 4: no structured event; 2: 409 read as an error and retried; 3: a 400 retried and slept on.
+            for (String failing : List.of(
+                    "outcome1_201ExitsAfterOneAttemptAndRecordsReplayedFalse",
+                    "outcome2_droppedThen409WithTheSameIdExitsWithoutAThirdCall",
+                    "outcome3_400IsNotRetriedAndNotSleptOn",
+                    "outcome4_503Then201RetriesOnceAndRecordsBothAttemptsUnderOneRequestId")) {
+                assertEquals(Status.FAILED, results.get(OUTCOMES, failing).status(), results::summary);
+            }
+            // The fixture does throw after five attempts; the seed's outcome 5 is not where it breaks.
+            assertEquals(Status.PASSED,
+                    results.get(OUTCOMES, "outcome5_fiveRetryableFailuresThrowExhaustedRetriesAndNeverSwallow").status(),
+                    results::summary);
+        }
     }
-  }
 
-  @Test
-  void thePatchedStarterIsTheModulesMinimalPatchButForThePackageLine() throws IOException {
-    try (StarterRun run = StarterRun.copyOf(starter)) {
-      run.applyPatch(packet.resolve("reference.patch"));
-      String patched = Files.readString(run.root().resolve(FIXTURE), StandardCharsets.UTF_8);
-      String expected = Files.readString(module.resolve(PATCHED), StandardCharsets.UTF_8)
-          .replace("package dev.idempotent.seatgrant.worker.minimalpatch;",
-              "package dev.idempotent.seatgrant.worker.fixture;");
-      assertTrue(expected.contains("package dev.idempotent.seatgrant.worker.fixture;"), "package line not found");
-      assertEquals(expected, patched);
+    @Test
+    void theReferencePatchPassesAllFiveOutcomes() {
+        try (StarterRun run = withOutcomeTests()) {
+            run.applyPatch(packet.resolve("reference.patch"));
+            TestResults results = run.test(SMOKE, OUTCOMES);
+            assertTrue(results.allPassed(SMOKE), results::summary);
+            assertTrue(results.allPassed(OUTCOMES), results::summary);
+            assertEquals(5, results.of(OUTCOMES).size(), results::summary);
+        }
     }
-  }
 
-  @Test
-  void theStarterPomPinsTheRootVersions() {
-    Pom starterPom = Pom.read(starter.resolve("pom.xml"));
-    assertEquals(List.of(), starterPom.versionsDisagreeingWith(Pom.read(root.resolve("pom.xml"))));
-    for (String pinned : List.of("jackson.version", "slf4j.version", "logback.version", "wiremock.version")) {
-      assertTrue(starterPom.properties().containsKey(pinned), "the starter pins " + pinned);
+    @Test
+    void thePatchedStarterIsTheModulesMinimalPatchButForThePackageLine() throws IOException {
+        try (StarterRun run = StarterRun.copyOf(starter)) {
+            run.applyPatch(packet.resolve("reference.patch"));
+            String patched = Files.readString(run.root().resolve(FIXTURE), StandardCharsets.UTF_8);
+            String expected = Files.readString(module.resolve(PATCHED), StandardCharsets.UTF_8)
+                    .replace("package dev.idempotent.seatgrant.worker.minimalpatch;",
+                            "package dev.idempotent.seatgrant.worker.fixture;");
+            assertTrue(expected.contains("package dev.idempotent.seatgrant.worker.fixture;"), "package line not found");
+            assertEquals(expected, patched);
+        }
     }
-  }
 
-  @Test
-  void theInterviewerHasEveryDocument() throws IOException {
-    for (String document : List.of("PROMPT.md", "rubric.md", "answer-key.md", "failure-modes.md", "reference.patch",
-        "key-tests/" + OUTCOMES_SOURCE)) {
-      Path file = packet.resolve(document);
-      assertTrue(Files.isRegularFile(file) && Files.size(file) > 0, "packet lacks " + document);
+    @Test
+    void theStarterPomPinsTheRootVersions() {
+        Pom starterPom = Pom.read(starter.resolve("pom.xml"));
+        assertEquals(List.of(), starterPom.versionsDisagreeingWith(Pom.read(root.resolve("pom.xml"))));
+        for (String pinned : List.of("jackson.version", "slf4j.version", "logback.version", "wiremock.version")) {
+            assertTrue(starterPom.properties().containsKey(pinned), "the starter pins " + pinned);
+        }
     }
-    assertTrue(Files.notExists(starter.resolve("src/test/java").resolve(OUTCOMES_SOURCE)),
-        "the interviewer's outcome tests must not ship in the starter");
-  }
 
-  /** A starter copy with the interviewer's outcome tests planted next to the candidate's smoke test. */
-  private StarterRun withOutcomeTests() {
-    StarterRun run = StarterRun.copyOf(starter);
-    try {
-      Path target = run.root().resolve("src/test/java").resolve(OUTCOMES_SOURCE);
-      Files.createDirectories(target.getParent());
-      Files.copy(packet.resolve("key-tests").resolve(OUTCOMES_SOURCE), target);
-      return run;
-    } catch (IOException e) {
-      run.close();
-      throw new UncheckedIOException(e);
+    @Test
+    void theInterviewerHasEveryDocument() throws IOException {
+        for (String document : List.of("PROMPT.md", "rubric.md", "answer-key.md", "failure-modes.md", "reference.patch",
+                "key-tests/" + OUTCOMES_SOURCE)) {
+            Path file = packet.resolve(document);
+            assertTrue(Files.isRegularFile(file) && Files.size(file) > 0, "packet lacks " + document);
+        }
+        assertTrue(Files.notExists(starter.resolve("src/test/java").resolve(OUTCOMES_SOURCE)),
+                "the interviewer's outcome tests must not ship in the starter");
     }
-  }
+
+    /** A starter copy with the interviewer's outcome tests planted next to the candidate's smoke test. */
+    private StarterRun withOutcomeTests() {
+        StarterRun run = StarterRun.copyOf(starter);
+        try {
+            Path target = run.root().resolve("src/test/java").resolve(OUTCOMES_SOURCE);
+            Files.createDirectories(target.getParent());
+            Files.copy(packet.resolve("key-tests").resolve(OUTCOMES_SOURCE), target);
+            return run;
+        } catch (IOException e) {
+            run.close();
+            throw new UncheckedIOException(e);
+        }
+    }
 }

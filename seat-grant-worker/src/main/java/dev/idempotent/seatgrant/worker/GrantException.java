@@ -11,35 +11,35 @@ import java.util.OptionalInt;
  * <p>Messages carry the requestId (the join key for logs) and never a URL or a header value.
  */
 public abstract sealed class GrantException extends RuntimeException
-    permits GrantRejectedException, GrantExhaustedException, GrantInterruptedException {
+        permits GrantRejectedException, GrantExhaustedException, GrantInterruptedException {
 
-  private final String requestId;
-  private final int attempts;
-  private final int status;
+    private final String requestId;
+    private final int attempts;
+    private final int status;
 
-  GrantException(String message, String requestId, int attempts, OptionalInt status, Throwable cause) {
-    super(message, cause);
-    this.requestId = Objects.requireNonNull(requestId, "requestId");
-    this.attempts = attempts;
-    this.status = Objects.requireNonNull(status, "status").orElse(-1);
-  }
+    GrantException(String message, String requestId, int attempts, OptionalInt status, Throwable cause) {
+        super(message, cause);
+        this.requestId = Objects.requireNonNull(requestId, "requestId");
+        this.attempts = attempts;
+        this.status = Objects.requireNonNull(status, "status").orElse(-1);
+    }
 
-  /** The event's requestId, which was also the Idempotency-Key of every attempt. */
-  public String requestId() {
-    return requestId;
-  }
+    /** The event's requestId, which was also the Idempotency-Key of every attempt. */
+    public String requestId() {
+        return requestId;
+    }
 
-  /** How many POSTs were sent for this event before the worker stopped. */
-  public int attempts() {
-    return attempts;
-  }
+    /** How many POSTs were sent for this event before the worker stopped. */
+    public int attempts() {
+        return attempts;
+    }
 
-  /** The HTTP status of the last response, or empty when the last attempt got no response at all. */
-  public OptionalInt status() {
-    return status < 0 ? OptionalInt.empty() : OptionalInt.of(status);
-  }
+    /** The HTTP status of the last response, or empty when the last attempt got no response at all. */
+    public OptionalInt status() {
+        return status < 0 ? OptionalInt.empty() : OptionalInt.of(status);
+    }
 
-  static String describe(OptionalInt status) {
-    return status.isPresent() ? "status " + status.getAsInt() : "no response";
-  }
+    static String describe(OptionalInt status) {
+        return status.isPresent() ? "status " + status.getAsInt() : "no response";
+    }
 }

@@ -10,41 +10,41 @@ import java.util.OptionalInt;
  */
 public final class GrantExhaustedException extends GrantException {
 
-  /** What ran out. */
-  public enum Limit {
-    /** maxAttempts POSTs were sent. */
-    ATTEMPTS,
-    /** The per-event deadline would pass before the next attempt could start. */
-    DEADLINE
-  }
+    /** What ran out. */
+    public enum Limit {
+        /** maxAttempts POSTs were sent. */
+        ATTEMPTS,
+        /** The per-event deadline would pass before the next attempt could start. */
+        DEADLINE
+    }
 
-  private final Limit limit;
-  private final String lastReason;
+    private final Limit limit;
+    private final String lastReason;
 
-  /**
-   * @param requestId  the event's requestId
-   * @param attempts   POSTs sent
-   * @param limit      what ran out
-   * @param status     the last response's status, or empty when the last attempt got no response
-   * @param lastReason the classifier's one-line reason for the last failure
-   * @param lastCause  the last transport failure, or null when the last attempt got a response
-   */
-  public GrantExhaustedException(String requestId, int attempts, Limit limit, OptionalInt status,
-      String lastReason, Throwable lastCause) {
-    super("exhausted_retries:" + requestId + " after " + attempts + " attempt(s), "
-        + (limit == Limit.ATTEMPTS ? "attempts spent" : "deadline reached") + "; last: "
-        + describe(status) + " (" + lastReason + ")", requestId, attempts, status, lastCause);
-    this.limit = Objects.requireNonNull(limit, "limit");
-    this.lastReason = Objects.requireNonNull(lastReason, "lastReason");
-  }
+    /**
+     * @param requestId  the event's requestId
+     * @param attempts   POSTs sent
+     * @param limit      what ran out
+     * @param status     the last response's status, or empty when the last attempt got no response
+     * @param lastReason the classifier's one-line reason for the last failure
+     * @param lastCause  the last transport failure, or null when the last attempt got a response
+     */
+    public GrantExhaustedException(String requestId, int attempts, Limit limit, OptionalInt status,
+            String lastReason, Throwable lastCause) {
+        super("exhausted_retries:" + requestId + " after " + attempts + " attempt(s), "
+                + (limit == Limit.ATTEMPTS ? "attempts spent" : "deadline reached") + "; last: "
+                + describe(status) + " (" + lastReason + ")", requestId, attempts, status, lastCause);
+        this.limit = Objects.requireNonNull(limit, "limit");
+        this.lastReason = Objects.requireNonNull(lastReason, "lastReason");
+    }
 
-  /** Whether the attempts or the deadline ran out. */
-  public Limit limit() {
-    return limit;
-  }
+    /** Whether the attempts or the deadline ran out. */
+    public Limit limit() {
+        return limit;
+    }
 
-  /** The classifier's one-line reason for the last retryable failure. */
-  public String lastReason() {
-    return lastReason;
-  }
+    /** The classifier's one-line reason for the last retryable failure. */
+    public String lastReason() {
+        return lastReason;
+    }
 }

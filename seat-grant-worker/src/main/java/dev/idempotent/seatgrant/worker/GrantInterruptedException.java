@@ -8,13 +8,13 @@ import java.util.OptionalInt;
  */
 public final class GrantInterruptedException extends GrantException {
 
-  /**
-   * @param requestId the event's requestId
-   * @param attempts  POSTs sent, or started, before the interrupt
-   * @param cause     the interrupt
-   */
-  public GrantInterruptedException(String requestId, int attempts, InterruptedException cause) {
-    super("seat grant interrupted for requestId " + requestId + " after " + attempts + " attempt(s)",
-        requestId, attempts, OptionalInt.empty(), cause);
-  }
+    /**
+     * @param requestId the event's requestId
+     * @param attempts  POSTs sent, or started, before the interrupt
+     * @param cause     the interrupt
+     */
+    public GrantInterruptedException(String requestId, int attempts, InterruptedException cause) {
+        super("seat grant interrupted for requestId " + requestId + " after " + attempts + " attempt(s)",
+                requestId, attempts, OptionalInt.empty(), cause);
+    }
 }

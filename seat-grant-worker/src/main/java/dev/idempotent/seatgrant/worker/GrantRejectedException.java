@@ -10,22 +10,22 @@ import java.util.OptionalInt;
  */
 public final class GrantRejectedException extends GrantException {
 
-  private final String reason;
+    private final String reason;
 
-  /**
-   * @param requestId the event's requestId
-   * @param attempts  POSTs sent, the rejected one included
-   * @param status    the rejecting status
-   * @param reason    the classifier's one-line reason
-   */
-  public GrantRejectedException(String requestId, int attempts, int status, String reason) {
-    super("seat grant rejected for requestId " + requestId + " after " + attempts + " attempt(s): status "
-        + status + " (" + reason + ")", requestId, attempts, OptionalInt.of(status), null);
-    this.reason = Objects.requireNonNull(reason, "reason");
-  }
+    /**
+     * @param requestId the event's requestId
+     * @param attempts  POSTs sent, the rejected one included
+     * @param status    the rejecting status
+     * @param reason    the classifier's one-line reason
+     */
+    public GrantRejectedException(String requestId, int attempts, int status, String reason) {
+        super("seat grant rejected for requestId " + requestId + " after " + attempts + " attempt(s): status "
+                + status + " (" + reason + ")", requestId, attempts, OptionalInt.of(status), null);
+        this.reason = Objects.requireNonNull(reason, "reason");
+    }
 
-  /** The classifier's one-line reason for giving up. */
-  public String reason() {
-    return reason;
-  }
+    /** The classifier's one-line reason for giving up. */
+    public String reason() {
+        return reason;
+    }
 }

@@ -15,33 +15,33 @@ import java.util.Objects;
  */
 public record SeatRequested(String requestId, String workspaceId, String userId) {
 
-  /** The longest requestId the seat API accepts as an Idempotency-Key. */
-  public static final int MAX_REQUEST_ID_LENGTH = 255;
+    /** The longest requestId the seat API accepts as an Idempotency-Key. */
+    public static final int MAX_REQUEST_ID_LENGTH = 255;
 
-  public SeatRequested {
-    Objects.requireNonNull(requestId, "requestId");
-    Objects.requireNonNull(workspaceId, "workspaceId");
-    Objects.requireNonNull(userId, "userId");
-    if (!isLegalKey(requestId)) {
-      // Reject at the edge: a key the server refuses would turn every delivery into a 400.
-      throw new IllegalArgumentException(
-          "requestId must be 1 to " + MAX_REQUEST_ID_LENGTH + " visible ASCII characters");
+    public SeatRequested {
+        Objects.requireNonNull(requestId, "requestId");
+        Objects.requireNonNull(workspaceId, "workspaceId");
+        Objects.requireNonNull(userId, "userId");
+        if (!isLegalKey(requestId)) {
+            // Reject at the edge: a key the server refuses would turn every delivery into a 400.
+            throw new IllegalArgumentException(
+                    "requestId must be 1 to " + MAX_REQUEST_ID_LENGTH + " visible ASCII characters");
+        }
+        if (workspaceId.isBlank() || userId.isBlank()) {
+            throw new IllegalArgumentException("workspaceId and userId must not be blank");
+        }
     }
-    if (workspaceId.isBlank() || userId.isBlank()) {
-      throw new IllegalArgumentException("workspaceId and userId must not be blank");
-    }
-  }
 
-  private static boolean isLegalKey(String key) {
-    if (key.isEmpty() || key.length() > MAX_REQUEST_ID_LENGTH) {
-      return false;
+    private static boolean isLegalKey(String key) {
+        if (key.isEmpty() || key.length() > MAX_REQUEST_ID_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c < 0x21 || c > 0x7e) {
+                return false;
+            }
+        }
+        return true;
     }
-    for (int i = 0; i < key.length(); i++) {
-      char c = key.charAt(i);
-      if (c < 0x21 || c > 0x7e) {
-        return false;
-      }
-    }
-    return true;
-  }
 }

@@ -9,13 +9,13 @@ import java.time.Duration;
 @FunctionalInterface
 public interface Sleeper {
 
-  /** Sleeps on the calling thread with {@link Thread#sleep(long)}. */
-  Sleeper SYSTEM = duration -> Thread.sleep(duration.toMillis());
+    /** Sleeps on the calling thread with {@link Thread#sleep(long)}. */
+    Sleeper SYSTEM = duration -> Thread.sleep(duration.toMillis());
 
-  /**
-   * Waits for {@code duration} (never negative).
-   *
-   * @throws InterruptedException if the thread is interrupted while waiting
-   */
-  void sleep(Duration duration) throws InterruptedException;
+    /**
+     * Waits for {@code duration} (never negative).
+     *
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    void sleep(Duration duration) throws InterruptedException;
 }

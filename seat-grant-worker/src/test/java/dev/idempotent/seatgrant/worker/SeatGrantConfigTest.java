@@ -10,63 +10,63 @@ import org.junit.jupiter.api.Test;
 
 class SeatGrantConfigTest {
 
-  private static final URI BASE = URI.create("http://127.0.0.1:8080");
+    private static final URI BASE = URI.create("http://127.0.0.1:8080");
 
-  @Test
-  void defaultsAreTheDocumentedOnes() {
-    SeatGrantConfig c = SeatGrantConfig.defaults(BASE);
-    assertEquals(BASE, c.baseUri());
-    assertEquals(5, c.maxAttempts());
-    assertEquals(Duration.ofMillis(100), c.baseDelay());
-    assertEquals(Duration.ofSeconds(2), c.maxDelay());
-    assertEquals(Duration.ofSeconds(10), c.retryAfterCap());
-    assertEquals(Duration.ofSeconds(30), c.deadline());
-    assertEquals(Duration.ofSeconds(5), c.requestTimeout());
-    assertEquals(Duration.ofSeconds(2), c.connectTimeout());
-  }
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        SeatGrantConfig c = SeatGrantConfig.defaults(BASE);
+        assertEquals(BASE, c.baseUri());
+        assertEquals(5, c.maxAttempts());
+        assertEquals(Duration.ofMillis(100), c.baseDelay());
+        assertEquals(Duration.ofSeconds(2), c.maxDelay());
+        assertEquals(Duration.ofSeconds(10), c.retryAfterCap());
+        assertEquals(Duration.ofSeconds(30), c.deadline());
+        assertEquals(Duration.ofSeconds(5), c.requestTimeout());
+        assertEquals(Duration.ofSeconds(2), c.connectTimeout());
+    }
 
-  @Test
-  void buildCopiesSoReusingTheBuilderChangesNothingBuilt() {
-    SeatGrantConfig.Builder b = SeatGrantConfig.builder(BASE).maxAttempts(3);
-    SeatGrantConfig first = b.build();
-    b.maxAttempts(7).deadline(Duration.ofSeconds(1));
-    assertEquals(3, first.maxAttempts());
-    assertEquals(Duration.ofSeconds(30), first.deadline());
-    assertEquals(7, b.build().maxAttempts());
-  }
+    @Test
+    void buildCopiesSoReusingTheBuilderChangesNothingBuilt() {
+        SeatGrantConfig.Builder b = SeatGrantConfig.builder(BASE).maxAttempts(3);
+        SeatGrantConfig first = b.build();
+        b.maxAttempts(7).deadline(Duration.ofSeconds(1));
+        assertEquals(3, first.maxAttempts());
+        assertEquals(Duration.ofSeconds(30), first.deadline());
+        assertEquals(7, b.build().maxAttempts());
+    }
 
-  @Test
-  void toBuilderRoundTrips() {
-    SeatGrantConfig c = SeatGrantConfig.builder(BASE).maxAttempts(2).requestTimeout(Duration.ofMillis(250)).build();
-    assertEquals(c, c.toBuilder().build());
-  }
+    @Test
+    void toBuilderRoundTrips() {
+        SeatGrantConfig c = SeatGrantConfig.builder(BASE).maxAttempts(2).requestTimeout(Duration.ofMillis(250)).build();
+        assertEquals(c, c.toBuilder().build());
+    }
 
-  @Test
-  void toStringHasNoUrl() {
-    SeatGrantConfig c = SeatGrantConfig.defaults(URI.create("https://api.example.internal/v1?token=abc"));
-    assertFalse(c.toString().contains("example"), c.toString());
-    assertFalse(c.toString().contains("token"), c.toString());
-  }
+    @Test
+    void toStringHasNoUrl() {
+        SeatGrantConfig c = SeatGrantConfig.defaults(URI.create("https://api.example.internal/v1?token=abc"));
+        assertFalse(c.toString().contains("example"), c.toString());
+        assertFalse(c.toString().contains("token"), c.toString());
+    }
 
-  @Test
-  void rejectsBadSettings() {
-    assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.builder(BASE).maxAttempts(0).build());
-    assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.builder(BASE).deadline(Duration.ZERO));
-    assertThrows(IllegalArgumentException.class,
-        () -> SeatGrantConfig.builder(BASE).baseDelay(Duration.ofSeconds(3)).build());
-    assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.defaults(URI.create("ftp://x")));
-    assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.defaults(URI.create("/relative")));
-    assertThrows(NullPointerException.class, () -> SeatGrantConfig.builder(null));
-  }
+    @Test
+    void rejectsBadSettings() {
+        assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.builder(BASE).maxAttempts(0).build());
+        assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.builder(BASE).deadline(Duration.ZERO));
+        assertThrows(IllegalArgumentException.class,
+                () -> SeatGrantConfig.builder(BASE).baseDelay(Duration.ofSeconds(3)).build());
+        assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.defaults(URI.create("ftp://x")));
+        assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.defaults(URI.create("/relative")));
+        assertThrows(NullPointerException.class, () -> SeatGrantConfig.builder(null));
+    }
 
-  @Test
-  void seatRequestedRejectsKeysTheServerWouldRefuse() {
-    assertThrows(IllegalArgumentException.class, () -> new SeatRequested("", "ws", "u"));
-    assertThrows(IllegalArgumentException.class, () -> new SeatRequested("has space", "ws", "u"));
-    assertThrows(IllegalArgumentException.class, () -> new SeatRequested("é", "ws", "u"));
-    assertThrows(IllegalArgumentException.class, () -> new SeatRequested("x".repeat(256), "ws", "u"));
-    assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req_1", " ", "u"));
-    assertThrows(NullPointerException.class, () -> new SeatRequested("req_1", "ws", null));
-    assertEquals(255, new SeatRequested("x".repeat(255), "ws", "u").requestId().length());
-  }
+    @Test
+    void seatRequestedRejectsKeysTheServerWouldRefuse() {
+        assertThrows(IllegalArgumentException.class, () -> new SeatRequested("", "ws", "u"));
+        assertThrows(IllegalArgumentException.class, () -> new SeatRequested("has space", "ws", "u"));
+        assertThrows(IllegalArgumentException.class, () -> new SeatRequested("é", "ws", "u"));
+        assertThrows(IllegalArgumentException.class, () -> new SeatRequested("x".repeat(256), "ws", "u"));
+        assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req_1", " ", "u"));
+        assertThrows(NullPointerException.class, () -> new SeatRequested("req_1", "ws", null));
+        assertEquals(255, new SeatRequested("x".repeat(255), "ws", "u").requestId().length());
+    }
 }

@@ -14,17 +14,17 @@ import java.util.Optional;
  * @param body        the response body as text (possibly empty)
  */
 public record Exchange(int status, Optional<String> contentType, Optional<String> retryAfter, boolean replayed,
-    String body) {
+        String body) {
 
-  public Exchange {
-    Objects.requireNonNull(contentType, "contentType");
-    Objects.requireNonNull(retryAfter, "retryAfter");
-    Objects.requireNonNull(body, "body");
-  }
+    public Exchange {
+        Objects.requireNonNull(contentType, "contentType");
+        Objects.requireNonNull(retryAfter, "retryAfter");
+        Objects.requireNonNull(body, "body");
+    }
 
-  @Override
-  public String toString() {
-    // The body may be large or carry user data; status and flags are enough to debug.
-    return "Exchange[status=" + status + ", replayed=" + replayed + ", bodyChars=" + body.length() + "]";
-  }
+    @Override
+    public String toString() {
+        // The body may be large or carry user data; status and flags are enough to debug.
+        return "Exchange[status=" + status + ", replayed=" + replayed + ", bodyChars=" + body.length() + "]";
+    }
 }

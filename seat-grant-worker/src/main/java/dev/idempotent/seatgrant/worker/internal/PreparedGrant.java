@@ -10,35 +10,35 @@ import java.util.Objects;
  */
 public final class PreparedGrant {
 
-  private final String idempotencyKey;
-  private final byte[] body;
+    private final String idempotencyKey;
+    private final byte[] body;
 
-  PreparedGrant(String idempotencyKey, byte[] body) {
-    this.idempotencyKey = Objects.requireNonNull(idempotencyKey, "idempotencyKey");
-    this.body = body.clone();
-  }
+    PreparedGrant(String idempotencyKey, byte[] body) {
+        this.idempotencyKey = Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+        this.body = body.clone();
+    }
 
-  /** The Idempotency-Key header value: the event's requestId. */
-  public String idempotencyKey() {
-    return idempotencyKey;
-  }
+    /** The Idempotency-Key header value: the event's requestId. */
+    public String idempotencyKey() {
+        return idempotencyKey;
+    }
 
-  byte[] body() {
-    return body.clone();
-  }
+    byte[] body() {
+        return body.clone();
+    }
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof PreparedGrant p && idempotencyKey.equals(p.idempotencyKey) && Arrays.equals(body, p.body);
-  }
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PreparedGrant p && idempotencyKey.equals(p.idempotencyKey) && Arrays.equals(body, p.body);
+    }
 
-  @Override
-  public int hashCode() {
-    return 31 * idempotencyKey.hashCode() + Arrays.hashCode(body);
-  }
+    @Override
+    public int hashCode() {
+        return 31 * idempotencyKey.hashCode() + Arrays.hashCode(body);
+    }
 
-  @Override
-  public String toString() {
-    return "PreparedGrant[bodyBytes=" + body.length + "]";
-  }
+    @Override
+    public String toString() {
+        return "PreparedGrant[bodyBytes=" + body.length + "]";
+    }
 }

@@ -9,30 +9,30 @@ import java.time.Duration;
  */
 final class AgentRetryLoop {
 
-  /** One try of whatever the variant does per attempt. */
-  @FunctionalInterface
-  interface Attempt {
-    GrantHandler.Handled run() throws Exception;
-  }
-
-  private static final int MAX_ATTEMPTS = 5;
-
-  private final Sleeper sleeper;
-
-  AgentRetryLoop(Sleeper sleeper) {
-    this.sleeper = sleeper;
-  }
-
-  GrantHandler.Handled run(String requestId, Attempt attempt) throws Exception {
-    int tries = 0;
-    while (tries < MAX_ATTEMPTS) {
-      try {
-        return attempt.run();
-      } catch (Exception err) {
-        tries += 1;
-        sleeper.sleep(Duration.ofMillis(100L * (1L << tries)));
-      }
+    /** One try of whatever the variant does per attempt. */
+    @FunctionalInterface
+    interface Attempt {
+        GrantHandler.Handled run() throws Exception;
     }
-    throw new IllegalStateException("exhausted_retries:" + requestId);
-  }
+
+    private static final int MAX_ATTEMPTS = 5;
+
+    private final Sleeper sleeper;
+
+    AgentRetryLoop(Sleeper sleeper) {
+        this.sleeper = sleeper;
+    }
+
+    GrantHandler.Handled run(String requestId, Attempt attempt) throws Exception {
+        int tries = 0;
+        while (tries < MAX_ATTEMPTS) {
+            try {
+                return attempt.run();
+            } catch (Exception err) {
+                tries += 1;
+                sleeper.sleep(Duration.ofMillis(100L * (1L << tries)));
+            }
+        }
+        throw new IllegalStateException("exhausted_retries:" + requestId);
+    }
 }

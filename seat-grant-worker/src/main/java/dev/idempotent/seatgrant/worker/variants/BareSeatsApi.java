@@ -19,57 +19,57 @@ import java.util.Map;
  */
 final class BareSeatsApi {
 
-  /** A response the variants read: the status and the raw body. */
-  record Response(int status, String body) {
-    boolean ok() {
-      return status >= 200 && status < 300;
+    /** A response the variants read: the status and the raw body. */
+    record Response(int status, String body) {
+        boolean ok() {
+            return status >= 200 && status < 300;
+        }
     }
-  }
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-  private final URI baseUri;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final URI baseUri;
 
-  BareSeatsApi(URI baseUri) {
-    this.baseUri = baseUri;
-  }
-
-  /** POST /v1/seats without an Idempotency-Key: the server cannot tell a resend from a new grant. */
-  Response postGrant(SeatRequested event) throws IOException, InterruptedException {
-    return send(grantRequest(event).build());
-  }
-
-  /** POST /v1/seats with {@code Idempotency-Key: requestId}. */
-  Response postGrantWithKey(SeatRequested event) throws IOException, InterruptedException {
-    return send(grantRequest(event).header("idempotency-key", event.requestId()).build());
-  }
-
-  /** GET /v1/seats?workspaceId=&userId=: whether a seat exists for this pair right now. */
-  boolean seatExists(SeatRequested event) throws IOException, InterruptedException {
-    String query = "workspaceId=" + encode(event.workspaceId()) + "&userId=" + encode(event.userId());
-    Response res = send(HttpRequest.newBuilder(baseUri.resolve("/v1/seats?" + query)).GET().build());
-    if (!res.ok()) {
-      throw new IOException("list_failed:" + res.status());
+    BareSeatsApi(URI baseUri) {
+        this.baseUri = baseUri;
     }
-    JsonNode seats = MAPPER.readTree(res.body()).path("seats");
-    return seats.isArray() && !seats.isEmpty();
-  }
 
-  private HttpRequest.Builder grantRequest(SeatRequested event) throws JsonProcessingException {
-    String body = MAPPER.writeValueAsString(
-        Map.of("workspaceId", event.workspaceId(), "userId", event.userId(), "role", "member"));
-    return HttpRequest.newBuilder(baseUri.resolve("/v1/seats"))
-        .header("content-type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body));
-  }
+    /** POST /v1/seats without an Idempotency-Key: the server cannot tell a resend from a new grant. */
+    Response postGrant(SeatRequested event) throws IOException, InterruptedException {
+        return send(grantRequest(event).build());
+    }
 
-  private Response send(HttpRequest request) throws IOException, InterruptedException {
-    HttpResponse<String> res = http.send(request, HttpResponse.BodyHandlers.ofString());
-    return new Response(res.statusCode(), res.body());
-  }
+    /** POST /v1/seats with {@code Idempotency-Key: requestId}. */
+    Response postGrantWithKey(SeatRequested event) throws IOException, InterruptedException {
+        return send(grantRequest(event).header("idempotency-key", event.requestId()).build());
+    }
 
-  private static String encode(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8);
-  }
+    /** GET /v1/seats?workspaceId=&userId=: whether a seat exists for this pair right now. */
+    boolean seatExists(SeatRequested event) throws IOException, InterruptedException {
+        String query = "workspaceId=" + encode(event.workspaceId()) + "&userId=" + encode(event.userId());
+        Response res = send(HttpRequest.newBuilder(baseUri.resolve("/v1/seats?" + query)).GET().build());
+        if (!res.ok()) {
+            throw new IOException("list_failed:" + res.status());
+        }
+        JsonNode seats = MAPPER.readTree(res.body()).path("seats");
+        return seats.isArray() && !seats.isEmpty();
+    }
+
+    private HttpRequest.Builder grantRequest(SeatRequested event) throws JsonProcessingException {
+        String body = MAPPER.writeValueAsString(
+                Map.of("workspaceId", event.workspaceId(), "userId", event.userId(), "role", "member"));
+        return HttpRequest.newBuilder(baseUri.resolve("/v1/seats"))
+                .header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    private Response send(HttpRequest request) throws IOException, InterruptedException {
+        HttpResponse<String> res = http.send(request, HttpResponse.BodyHandlers.ofString());
+        return new Response(res.statusCode(), res.body());
+    }
+
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
 }

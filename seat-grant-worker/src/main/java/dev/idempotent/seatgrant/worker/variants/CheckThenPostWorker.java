@@ -19,38 +19,38 @@ import org.slf4j.LoggerFactory;
  */
 public final class CheckThenPostWorker implements GrantHandler {
 
-  private static final Logger log = LoggerFactory.getLogger(CheckThenPostWorker.class);
+    private static final Logger log = LoggerFactory.getLogger(CheckThenPostWorker.class);
 
-  private final BareSeatsApi api;
-  private final AgentRetryLoop loop;
-  private final Consumer<SeatRequested> betweenCheckAndPost;
+    private final BareSeatsApi api;
+    private final AgentRetryLoop loop;
+    private final Consumer<SeatRequested> betweenCheckAndPost;
 
-  /**
-   * @param baseUri             the seat API's base URI
-   * @param sleeper             how the inherited retry loop waits
-   * @param betweenCheckAndPost runs after a check found nothing and before the POST; the lab uses it to line up
-   *                            two deliveries of one event inside the race window that load finds by chance
-   */
-  public CheckThenPostWorker(URI baseUri, Sleeper sleeper, Consumer<SeatRequested> betweenCheckAndPost) {
-    this.api = new BareSeatsApi(baseUri);
-    this.loop = new AgentRetryLoop(sleeper);
-    this.betweenCheckAndPost = betweenCheckAndPost;
-  }
+    /**
+     * @param baseUri             the seat API's base URI
+     * @param sleeper             how the inherited retry loop waits
+     * @param betweenCheckAndPost runs after a check found nothing and before the POST; the lab uses it to line up
+     *                            two deliveries of one event inside the race window that load finds by chance
+     */
+    public CheckThenPostWorker(URI baseUri, Sleeper sleeper, Consumer<SeatRequested> betweenCheckAndPost) {
+        this.api = new BareSeatsApi(baseUri);
+        this.loop = new AgentRetryLoop(sleeper);
+        this.betweenCheckAndPost = betweenCheckAndPost;
+    }
 
-  @Override
-  public Handled handle(SeatRequested event) throws Exception {
-    return loop.run(event.requestId(), () -> {
-      if (api.seatExists(event)) {
-        log.info("already granted {}", event.requestId());
-        return Handled.REPLAYED;
-      }
-      betweenCheckAndPost.accept(event);
-      BareSeatsApi.Response res = api.postGrant(event);
-      if (!res.ok()) {
-        throw new IllegalStateException("grant_failed:" + res.status());
-      }
-      log.info("granted {}", event.requestId());
-      return Handled.GRANTED;
-    });
-  }
+    @Override
+    public Handled handle(SeatRequested event) throws Exception {
+        return loop.run(event.requestId(), () -> {
+            if (api.seatExists(event)) {
+                log.info("already granted {}", event.requestId());
+                return Handled.REPLAYED;
+            }
+            betweenCheckAndPost.accept(event);
+            BareSeatsApi.Response res = api.postGrant(event);
+            if (!res.ok()) {
+                throw new IllegalStateException("grant_failed:" + res.status());
+            }
+            log.info("granted {}", event.requestId());
+            return Handled.GRANTED;
+        });
+    }
 }

@@ -18,29 +18,29 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConflictIsFailureWorker implements GrantHandler {
 
-  private static final Logger log = LoggerFactory.getLogger(ConflictIsFailureWorker.class);
+    private static final Logger log = LoggerFactory.getLogger(ConflictIsFailureWorker.class);
 
-  private final BareSeatsApi api;
-  private final AgentRetryLoop loop;
+    private final BareSeatsApi api;
+    private final AgentRetryLoop loop;
 
-  /**
-   * @param baseUri the seat API's base URI
-   * @param sleeper how the inherited retry loop waits
-   */
-  public ConflictIsFailureWorker(URI baseUri, Sleeper sleeper) {
-    this.api = new BareSeatsApi(baseUri);
-    this.loop = new AgentRetryLoop(sleeper);
-  }
+    /**
+     * @param baseUri the seat API's base URI
+     * @param sleeper how the inherited retry loop waits
+     */
+    public ConflictIsFailureWorker(URI baseUri, Sleeper sleeper) {
+        this.api = new BareSeatsApi(baseUri);
+        this.loop = new AgentRetryLoop(sleeper);
+    }
 
-  @Override
-  public Handled handle(SeatRequested event) throws Exception {
-    return loop.run(event.requestId(), () -> {
-      BareSeatsApi.Response res = api.postGrantWithKey(event);
-      if (!res.ok()) {
-        throw new IllegalStateException("grant_failed:" + res.status());
-      }
-      log.info("granted {}", event.requestId());
-      return Handled.GRANTED;
-    });
-  }
+    @Override
+    public Handled handle(SeatRequested event) throws Exception {
+        return loop.run(event.requestId(), () -> {
+            BareSeatsApi.Response res = api.postGrantWithKey(event);
+            if (!res.ok()) {
+                throw new IllegalStateException("grant_failed:" + res.status());
+            }
+            log.info("granted {}", event.requestId());
+            return Handled.GRANTED;
+        });
+    }
 }

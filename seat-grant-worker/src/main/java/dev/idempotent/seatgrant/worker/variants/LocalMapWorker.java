@@ -19,27 +19,27 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalMapWorker implements GrantHandler {
 
-  private static final Logger log = LoggerFactory.getLogger(LocalMapWorker.class);
+    private static final Logger log = LoggerFactory.getLogger(LocalMapWorker.class);
 
-  private final BareSeatsApi api;
-  private final Set<String> seen = ConcurrentHashMap.newKeySet();
+    private final BareSeatsApi api;
+    private final Set<String> seen = ConcurrentHashMap.newKeySet();
 
-  /** @param baseUri the seat API's base URI */
-  public LocalMapWorker(URI baseUri) {
-    this.api = new BareSeatsApi(baseUri);
-  }
-
-  @Override
-  public Handled handle(SeatRequested event) throws Exception {
-    if (!seen.add(event.requestId())) {
-      log.info("skipping duplicate {}", event.requestId());
-      return Handled.REPLAYED;
+    /** @param baseUri the seat API's base URI */
+    public LocalMapWorker(URI baseUri) {
+        this.api = new BareSeatsApi(baseUri);
     }
-    BareSeatsApi.Response res = api.postGrant(event);
-    if (!res.ok()) {
-      throw new IllegalStateException("grant_failed:" + res.status());
+
+    @Override
+    public Handled handle(SeatRequested event) throws Exception {
+        if (!seen.add(event.requestId())) {
+            log.info("skipping duplicate {}", event.requestId());
+            return Handled.REPLAYED;
+        }
+        BareSeatsApi.Response res = api.postGrant(event);
+        if (!res.ok()) {
+            throw new IllegalStateException("grant_failed:" + res.status());
+        }
+        log.info("granted {}", event.requestId());
+        return Handled.GRANTED;
     }
-    log.info("granted {}", event.requestId());
-    return Handled.GRANTED;
-  }
 }

@@ -18,46 +18,46 @@ import org.junit.jupiter.api.Test;
  */
 class IncidentTest {
 
-  private static final SeatRequested EVENT = new SeatRequested("req_incident", "ws_1", "u_1");
+    private static final SeatRequested EVENT = new SeatRequested("req_incident", "ws_1", "u_1");
 
-  private static Implementation.Observed run(Implementation impl, SeatServer server) {
-    FakeTime time = new FakeTime();
-    try (CapturedEvents events = new CapturedEvents()) {
-      return impl.run(server.baseUri(), time, events, EVENT, Duration.ofSeconds(30));
+    private static Implementation.Observed run(Implementation impl, SeatServer server) {
+        FakeTime time = new FakeTime();
+        try (CapturedEvents events = new CapturedEvents()) {
+            return impl.run(server.baseUri(), time, events, EVENT, Duration.ofSeconds(30));
+        }
     }
-  }
 
-  @Test
-  void theFixtureGrantsTwoSeatsForOneRequestAndCallsItSuccess() throws Exception {
-    try (SeatServer server = new SeatServer(1)) {
-      Implementation.Observed o = run(Implementation.FIXTURE, server);
-      assertTrue(o.error().isEmpty(), "the fixture believes it succeeded");
-      assertEquals(2, server.posts());
-      assertEquals(2, server.seats().size(), "the duplicate seat");
-      assertNull(server.seats().get(0).key(), "no Idempotency-Key was ever sent");
-      assertEquals(server.seats().get(0).body(), server.seats().get(1).body(), "same grant, twice");
+    @Test
+    void theFixtureGrantsTwoSeatsForOneRequestAndCallsItSuccess() throws Exception {
+        try (SeatServer server = new SeatServer(1)) {
+            Implementation.Observed o = run(Implementation.FIXTURE, server);
+            assertTrue(o.error().isEmpty(), "the fixture believes it succeeded");
+            assertEquals(2, server.posts());
+            assertEquals(2, server.seats().size(), "the duplicate seat");
+            assertNull(server.seats().get(0).key(), "no Idempotency-Key was ever sent");
+            assertEquals(server.seats().get(0).body(), server.seats().get(1).body(), "same grant, twice");
+        }
     }
-  }
 
-  @Test
-  void theMinimalPatchGrantsOne() throws Exception {
-    try (SeatServer server = new SeatServer(1)) {
-      Implementation.Observed o = run(Implementation.MINIMAL_PATCH, server);
-      assertTrue(o.error().isEmpty());
-      assertEquals(2, server.posts());
-      assertEquals(1, server.seats().size());
-      assertEquals("replayed", o.outcome().orElseThrow());
+    @Test
+    void theMinimalPatchGrantsOne() throws Exception {
+        try (SeatServer server = new SeatServer(1)) {
+            Implementation.Observed o = run(Implementation.MINIMAL_PATCH, server);
+            assertTrue(o.error().isEmpty());
+            assertEquals(2, server.posts());
+            assertEquals(1, server.seats().size());
+            assertEquals("replayed", o.outcome().orElseThrow());
+        }
     }
-  }
 
-  @Test
-  void theAnswerKeyGrantsOne() throws Exception {
-    try (SeatServer server = new SeatServer(1)) {
-      Implementation.Observed o = run(Implementation.ANSWER_KEY, server);
-      assertTrue(o.error().isEmpty());
-      assertEquals(2, server.posts());
-      assertEquals(1, server.seats().size());
-      assertEquals("replayed", o.outcome().orElseThrow());
+    @Test
+    void theAnswerKeyGrantsOne() throws Exception {
+        try (SeatServer server = new SeatServer(1)) {
+            Implementation.Observed o = run(Implementation.ANSWER_KEY, server);
+            assertTrue(o.error().isEmpty());
+            assertEquals(2, server.posts());
+            assertEquals(1, server.seats().size());
+            assertEquals("replayed", o.outcome().orElseThrow());
+        }
     }
-  }
 }

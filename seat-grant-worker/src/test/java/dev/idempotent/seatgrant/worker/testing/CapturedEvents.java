@@ -17,53 +17,53 @@ import org.slf4j.event.KeyValuePair;
  */
 public final class CapturedEvents implements AutoCloseable {
 
-  /** One captured event. {@code keyValues} is empty for a plain log line. */
-  public record Event(String logger, String level, String message, Map<String, Object> keyValues) {
-    public Object get(String key) {
-      return keyValues.get(key);
-    }
-
-    /** Everything a log pipeline would store for this event, for "no URL appears" checks. */
-    public String rendered() {
-      return logger + " " + level + " " + message + " " + keyValues;
-    }
-  }
-
-  private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
-  private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-
-  public CapturedEvents() {
-    appender.start();
-    root.addAppender(appender);
-  }
-
-  public synchronized List<Event> all() {
-    List<Event> out = new ArrayList<>();
-    for (ILoggingEvent e : List.copyOf(appender.list)) {
-      Map<String, Object> kv = new LinkedHashMap<>();
-      List<KeyValuePair> pairs = e.getKeyValuePairs();
-      if (pairs != null) {
-        for (KeyValuePair p : pairs) {
-          kv.put(p.key, p.value);
+    /** One captured event. {@code keyValues} is empty for a plain log line. */
+    public record Event(String logger, String level, String message, Map<String, Object> keyValues) {
+        public Object get(String key) {
+            return keyValues.get(key);
         }
-      }
-      out.add(new Event(e.getLoggerName(), e.getLevel().toString(), e.getFormattedMessage(), kv));
+
+        /** Everything a log pipeline would store for this event, for "no URL appears" checks. */
+        public String rendered() {
+            return logger + " " + level + " " + message + " " + keyValues;
+        }
     }
-    return out;
-  }
 
-  /** Events carrying {@code requestId} as a key-value pair. */
-  public List<Event> forRequest(String requestId) {
-    return all().stream().filter(e -> Objects.equals(requestId, e.get("requestId"))).toList();
-  }
+    private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
 
-  public void clear() {
-    appender.list.clear();
-  }
+    public CapturedEvents() {
+        appender.start();
+        root.addAppender(appender);
+    }
 
-  @Override
-  public void close() {
-    root.detachAppender(appender);
-    appender.stop();
-  }
+    public synchronized List<Event> all() {
+        List<Event> out = new ArrayList<>();
+        for (ILoggingEvent e : List.copyOf(appender.list)) {
+            Map<String, Object> kv = new LinkedHashMap<>();
+            List<KeyValuePair> pairs = e.getKeyValuePairs();
+            if (pairs != null) {
+                for (KeyValuePair p : pairs) {
+                    kv.put(p.key, p.value);
+                }
+            }
+            out.add(new Event(e.getLoggerName(), e.getLevel().toString(), e.getFormattedMessage(), kv));
+        }
+        return out;
+    }
+
+    /** Events carrying {@code requestId} as a key-value pair. */
+    public List<Event> forRequest(String requestId) {
+        return all().stream().filter(e -> Objects.equals(requestId, e.get("requestId"))).toList();
+    }
+
+    public void clear() {
+        appender.list.clear();
+    }
+
+    @Override
+    public void close() {
+        root.detachAppender(appender);
+        appender.stop();
+    }
 }

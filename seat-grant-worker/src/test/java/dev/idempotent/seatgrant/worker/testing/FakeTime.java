@@ -16,52 +16,52 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class FakeTime extends Clock implements Sleeper {
 
-  private final AtomicReference<Instant> now;
-  private final List<Duration> sleeps = new CopyOnWriteArrayList<>();
+    private final AtomicReference<Instant> now;
+    private final List<Duration> sleeps = new CopyOnWriteArrayList<>();
 
-  public FakeTime(Instant start) {
-    this.now = new AtomicReference<>(start);
-  }
-
-  public FakeTime() {
-    this(Instant.parse("2026-01-01T00:00:00Z"));
-  }
-
-  @Override
-  public void sleep(Duration duration) {
-    if (duration.isNegative()) {
-      throw new IllegalArgumentException("negative sleep " + duration);
+    public FakeTime(Instant start) {
+        this.now = new AtomicReference<>(start);
     }
-    sleeps.add(duration);
-    now.accumulateAndGet(null, (current, ignored) -> current.plus(duration));
-  }
 
-  /** The fixture's {@code delay(ms)} shape. */
-  public void delayMillis(long millis) {
-    sleep(Duration.ofMillis(millis));
-  }
+    public FakeTime() {
+        this(Instant.parse("2026-01-01T00:00:00Z"));
+    }
 
-  /** Every wait asked for, in order. */
-  public List<Duration> sleeps() {
-    return List.copyOf(sleeps);
-  }
+    @Override
+    public void sleep(Duration duration) {
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException("negative sleep " + duration);
+        }
+        sleeps.add(duration);
+        now.accumulateAndGet(null, (current, ignored) -> current.plus(duration));
+    }
 
-  public Duration totalSlept() {
-    return sleeps.stream().reduce(Duration.ZERO, Duration::plus);
-  }
+    /** The fixture's {@code delay(ms)} shape. */
+    public void delayMillis(long millis) {
+        sleep(Duration.ofMillis(millis));
+    }
 
-  @Override
-  public Instant instant() {
-    return now.get();
-  }
+    /** Every wait asked for, in order. */
+    public List<Duration> sleeps() {
+        return List.copyOf(sleeps);
+    }
 
-  @Override
-  public ZoneId getZone() {
-    return ZoneOffset.UTC;
-  }
+    public Duration totalSlept() {
+        return sleeps.stream().reduce(Duration.ZERO, Duration::plus);
+    }
 
-  @Override
-  public Clock withZone(ZoneId zone) {
-    throw new UnsupportedOperationException("FakeTime is UTC only");
-  }
+    @Override
+    public Instant instant() {
+        return now.get();
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        throw new UnsupportedOperationException("FakeTime is UTC only");
+    }
 }

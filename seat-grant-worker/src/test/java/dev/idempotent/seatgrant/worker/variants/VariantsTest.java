@@ -34,106 +34,106 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class VariantsTest {
 
-  private static final SeatRequested EVENT = new SeatRequested("req_1", "ws_1", "u_1");
-  private static final String SEAT = "{\"id\":\"seat_1\",\"workspaceId\":\"ws_1\",\"userId\":\"u_1\",\"role\":\"member\"}";
+    private static final SeatRequested EVENT = new SeatRequested("req_1", "ws_1", "u_1");
+    private static final String SEAT = "{\"id\":\"seat_1\",\"workspaceId\":\"ws_1\",\"userId\":\"u_1\",\"role\":\"member\"}";
 
-  @RegisterExtension
-  static final WireMockExtension wm = WireMockExtension.newInstance()
-      .options(options().dynamicPort().bindAddress("127.0.0.1"))
-      .build();
+    @RegisterExtension
+    static final WireMockExtension wm = WireMockExtension.newInstance()
+            .options(options().dynamicPort().bindAddress("127.0.0.1"))
+            .build();
 
-  private URI base;
-  private final FakeTime time = new FakeTime();
+    private URI base;
+    private final FakeTime time = new FakeTime();
 
-  @BeforeEach
-  void clean() {
-    base = URI.create(wm.baseUrl());
-  }
-
-  @Test
-  void checkThenPostSkipsThePostWhenTheCheckFindsASeat() throws Exception {
-    wm.stubFor(get(urlPathEqualTo("/v1/seats")).willReturn(okJson("{\"seats\":[" + SEAT + "]}")));
-
-    GrantHandler worker = new CheckThenPostWorker(base, time, e -> { throw new AssertionError("no post expected"); });
-
-    assertEquals(GrantHandler.Handled.REPLAYED, worker.handle(EVENT));
-    wm.verify(1, getRequestedFor(urlPathEqualTo("/v1/seats"))
-        .withQueryParam("workspaceId", equalTo("ws_1")).withQueryParam("userId", equalTo("u_1")));
-    wm.verify(0, postRequestedFor(urlPathEqualTo("/v1/seats")));
-  }
-
-  @Test
-  void checkThenPostPostsWithoutAKeyAfterAnEmptyCheck() throws Exception {
-    wm.stubFor(get(urlPathEqualTo("/v1/seats")).willReturn(okJson("{\"seats\":[]}")));
-    wm.stubFor(post(urlPathEqualTo("/v1/seats")).willReturn(aResponse().withStatus(201).withBody(SEAT)));
-    List<SeatRequested> raced = new ArrayList<>();
-
-    GrantHandler worker = new CheckThenPostWorker(base, time, raced::add);
-
-    assertEquals(GrantHandler.Handled.GRANTED, worker.handle(EVENT));
-    assertEquals(List.of(EVENT), raced, "the race window opens once, between the empty check and the POST");
-    wm.verify(1, postRequestedFor(urlPathEqualTo("/v1/seats")).withHeader("Idempotency-Key", absent()));
-  }
-
-  @Test
-  void localMapSkipsARedeliveryButForgetsEverythingOnRestart() throws Exception {
-    wm.stubFor(post(urlPathEqualTo("/v1/seats")).willReturn(aResponse().withStatus(201).withBody(SEAT)));
-
-    GrantHandler beforeRestart = new LocalMapWorker(base);
-    assertEquals(GrantHandler.Handled.GRANTED, beforeRestart.handle(EVENT));
-    assertEquals(GrantHandler.Handled.REPLAYED, beforeRestart.handle(EVENT));
-    wm.verify(1, postRequestedFor(urlPathEqualTo("/v1/seats")));
-
-    GrantHandler afterRestart = new LocalMapWorker(base);
-    assertEquals(GrantHandler.Handled.GRANTED, afterRestart.handle(EVENT));
-    wm.verify(2, postRequestedFor(urlPathEqualTo("/v1/seats")).withHeader("Idempotency-Key", absent()));
-  }
-
-  @Test
-  void localMapDoesNotRetryAndItsFailureIsNotSwallowed() {
-    wm.stubFor(post(urlPathEqualTo("/v1/seats")).willReturn(aResponse().withStatus(504)));
-
-    GrantHandler worker = new LocalMapWorker(base);
-
-    Exception err = assertThrows(IllegalStateException.class, () -> worker.handle(EVENT));
-    assertEquals("grant_failed:504", err.getMessage());
-    wm.verify(1, postRequestedFor(urlPathEqualTo("/v1/seats")));
-  }
-
-  @Test
-  void conflictIsFailureSendsTheKeyButRunsOutOnReplays() {
-    wm.stubFor(post(urlPathEqualTo("/v1/seats")).willReturn(aResponse().withStatus(409)
-        .withHeader("Idempotent-Replayed", "true").withBody(SEAT)));
-
-    GrantHandler worker = new ConflictIsFailureWorker(base, time);
-
-    Exception err = assertThrows(IllegalStateException.class, () -> worker.handle(EVENT));
-    assertEquals("exhausted_retries:req_1", err.getMessage());
-    wm.verify(5, postRequestedFor(urlPathEqualTo("/v1/seats")).withHeader("Idempotency-Key", equalTo("req_1")));
-    assertEquals(Stream.of(200, 400, 800, 1600, 3200).map(Duration::ofMillis).collect(Collectors.toList()),
-        time.sleeps(), "the fixture's loop: 100 ms x 2^attempt after every failure, the last one included");
-  }
-
-  @Test
-  void everyVariantIsReachableByItsCommandLineName() throws Exception {
-    wm.stubFor(get(urlPathEqualTo("/v1/seats")).willReturn(okJson("{\"seats\":[]}")));
-    wm.stubFor(post(urlPathEqualTo("/v1/seats")).willReturn(aResponse().withStatus(201)
-        .withHeader("Content-Type", "application/json").withBody(SEAT)));
-
-    for (Variant variant : Variant.values()) {
-      assertEquals(variant, Variant.byName(variant.cliName()).orElseThrow());
-      SeatRequested event = new SeatRequested("req_" + variant.ordinal(), "ws_1", "u_1");
-      assertEquals(GrantHandler.Handled.GRANTED, variant.create(base, time, e -> { }).handle(event), variant.cliName());
+    @BeforeEach
+    void clean() {
+        base = URI.create(wm.baseUrl());
     }
-    Set<String> keyed = wm.findAll(postRequestedFor(urlPathEqualTo("/v1/seats"))).stream()
-        .filter(r -> r.containsHeader("Idempotency-Key")).map(r -> r.getHeader("Idempotency-Key"))
-        .collect(Collectors.toSet());
-    assertEquals(Set.of("req_3", "req_4", "req_5"), keyed,
-        "only 409-is-failure, the minimal patch and the answer key send the key");
-    assertTrue(Variant.byName("retry-harder").isEmpty());
-  }
 
-  private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder okJson(String body) {
-    return aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(body);
-  }
+    @Test
+    void checkThenPostSkipsThePostWhenTheCheckFindsASeat() throws Exception {
+        wm.stubFor(get(urlPathEqualTo("/v1/seats")).willReturn(okJson("{\"seats\":[" + SEAT + "]}")));
+
+        GrantHandler worker = new CheckThenPostWorker(base, time, e -> { throw new AssertionError("no post expected"); });
+
+        assertEquals(GrantHandler.Handled.REPLAYED, worker.handle(EVENT));
+        wm.verify(1, getRequestedFor(urlPathEqualTo("/v1/seats"))
+                .withQueryParam("workspaceId", equalTo("ws_1")).withQueryParam("userId", equalTo("u_1")));
+        wm.verify(0, postRequestedFor(urlPathEqualTo("/v1/seats")));
+    }
+
+    @Test
+    void checkThenPostPostsWithoutAKeyAfterAnEmptyCheck() throws Exception {
+        wm.stubFor(get(urlPathEqualTo("/v1/seats")).willReturn(okJson("{\"seats\":[]}")));
+        wm.stubFor(post(urlPathEqualTo("/v1/seats")).willReturn(aResponse().withStatus(201).withBody(SEAT)));
+        List<SeatRequested> raced = new ArrayList<>();
+
+        GrantHandler worker = new CheckThenPostWorker(base, time, raced::add);
+
+        assertEquals(GrantHandler.Handled.GRANTED, worker.handle(EVENT));
+        assertEquals(List.of(EVENT), raced, "the race window opens once, between the empty check and the POST");
+        wm.verify(1, postRequestedFor(urlPathEqualTo("/v1/seats")).withHeader("Idempotency-Key", absent()));
+    }
+
+    @Test
+    void localMapSkipsARedeliveryButForgetsEverythingOnRestart() throws Exception {
+        wm.stubFor(post(urlPathEqualTo("/v1/seats")).willReturn(aResponse().withStatus(201).withBody(SEAT)));
+
+        GrantHandler beforeRestart = new LocalMapWorker(base);
+        assertEquals(GrantHandler.Handled.GRANTED, beforeRestart.handle(EVENT));
+        assertEquals(GrantHandler.Handled.REPLAYED, beforeRestart.handle(EVENT));
+        wm.verify(1, postRequestedFor(urlPathEqualTo("/v1/seats")));
+
+        GrantHandler afterRestart = new LocalMapWorker(base);
+        assertEquals(GrantHandler.Handled.GRANTED, afterRestart.handle(EVENT));
+        wm.verify(2, postRequestedFor(urlPathEqualTo("/v1/seats")).withHeader("Idempotency-Key", absent()));
+    }
+
+    @Test
+    void localMapDoesNotRetryAndItsFailureIsNotSwallowed() {
+        wm.stubFor(post(urlPathEqualTo("/v1/seats")).willReturn(aResponse().withStatus(504)));
+
+        GrantHandler worker = new LocalMapWorker(base);
+
+        Exception err = assertThrows(IllegalStateException.class, () -> worker.handle(EVENT));
+        assertEquals("grant_failed:504", err.getMessage());
+        wm.verify(1, postRequestedFor(urlPathEqualTo("/v1/seats")));
+    }
+
+    @Test
+    void conflictIsFailureSendsTheKeyButRunsOutOnReplays() {
+        wm.stubFor(post(urlPathEqualTo("/v1/seats")).willReturn(aResponse().withStatus(409)
+                .withHeader("Idempotent-Replayed", "true").withBody(SEAT)));
+
+        GrantHandler worker = new ConflictIsFailureWorker(base, time);
+
+        Exception err = assertThrows(IllegalStateException.class, () -> worker.handle(EVENT));
+        assertEquals("exhausted_retries:req_1", err.getMessage());
+        wm.verify(5, postRequestedFor(urlPathEqualTo("/v1/seats")).withHeader("Idempotency-Key", equalTo("req_1")));
+        assertEquals(Stream.of(200, 400, 800, 1600, 3200).map(Duration::ofMillis).collect(Collectors.toList()),
+                time.sleeps(), "the fixture's loop: 100 ms x 2^attempt after every failure, the last one included");
+    }
+
+    @Test
+    void everyVariantIsReachableByItsCommandLineName() throws Exception {
+        wm.stubFor(get(urlPathEqualTo("/v1/seats")).willReturn(okJson("{\"seats\":[]}")));
+        wm.stubFor(post(urlPathEqualTo("/v1/seats")).willReturn(aResponse().withStatus(201)
+                .withHeader("Content-Type", "application/json").withBody(SEAT)));
+
+        for (Variant variant : Variant.values()) {
+            assertEquals(variant, Variant.byName(variant.cliName()).orElseThrow());
+            SeatRequested event = new SeatRequested("req_" + variant.ordinal(), "ws_1", "u_1");
+            assertEquals(GrantHandler.Handled.GRANTED, variant.create(base, time, e -> { }).handle(event), variant.cliName());
+        }
+        Set<String> keyed = wm.findAll(postRequestedFor(urlPathEqualTo("/v1/seats"))).stream()
+                .filter(r -> r.containsHeader("Idempotency-Key")).map(r -> r.getHeader("Idempotency-Key"))
+                .collect(Collectors.toSet());
+        assertEquals(Set.of("req_3", "req_4", "req_5"), keyed,
+                "only 409-is-failure, the minimal patch and the answer key send the key");
+        assertTrue(Variant.byName("retry-harder").isEmpty());
+    }
+
+    private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder okJson(String body) {
+        return aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(body);
+    }
 }
