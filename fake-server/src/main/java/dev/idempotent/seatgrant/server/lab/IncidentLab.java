@@ -32,7 +32,8 @@ import java.util.function.Consumer;
  * <p>For every variant, the same {@link DeliveryPlan}: first every event is delivered (some twice at the same
  * moment); then every event whose handler threw is redelivered to the same worker, as a nack would; then the
  * worker "crashes" and a fresh instance of the variant receives whatever is still unacknowledged plus the events
- * whose ack the crash lost. An event still unhandled after that is dead-lettered and counted as failed.
+ * whose ack the crash lost. An event still unhandled after that is dead-lettered and counted as failed, and so is
+ * an event a worker acknowledged although the server holds no seat for it.
  *
  * <p>Waits between a worker's attempts run {@value #BACKOFF_SPEEDUP} times faster than the worker asks, so a
  * batch finishes in seconds; the server's own faults (the gateway's delay before a 504) run in real time.
@@ -186,8 +187,16 @@ public final class IncidentLab {
             }
             long duplicates = extraAfter.values().stream().mapToLong(Long::longValue).sum();
             long beforeTotal = onTwins + afterLostAnswer;
+            int deadLettered = events.size() - acked.size();
+            int ackedWithoutSeat = 0;
+            for (int i : acked) {
+                if (!target.hasSeat(events.get(i))) {
+                    ackedWithoutSeat++;
+                }
+            }
             return new VariantResult(variant, events.size(), target.posts(), after.seats(), duplicates,
-                    events.size() - acked.size(), afterLostAnswer, onTwins, duplicates - beforeTotal);
+                    deadLettered + ackedWithoutSeat, afterLostAnswer, onTwins, duplicates - beforeTotal,
+                    deadLettered, ackedWithoutSeat);
         } finally {
             pool.shutdownNow();
         }

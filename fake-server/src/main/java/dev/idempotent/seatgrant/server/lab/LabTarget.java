@@ -6,11 +6,14 @@ import dev.idempotent.seatgrant.server.FakeSeatServer;
 import dev.idempotent.seatgrant.server.FaultPlan;
 import dev.idempotent.seatgrant.server.Ledger;
 import dev.idempotent.seatgrant.server.ServerConfig;
+import dev.idempotent.seatgrant.worker.SeatRequested;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +35,21 @@ interface LabTarget extends AutoCloseable {
 
     /** How many POST /v1/seats the server has received since {@link #prepare}. */
     long posts() throws IOException, InterruptedException;
+
+    /**
+     * Whether the server holds a seat for the event's (workspaceId, userId), asked through the public list
+     * endpoint a client would use (the shipped scenarios fault only POSTs).
+     */
+    default boolean hasSeat(SeatRequested event) throws IOException, InterruptedException {
+        String query = "workspaceId=" + URLEncoder.encode(event.workspaceId(), StandardCharsets.UTF_8)
+                + "&userId=" + URLEncoder.encode(event.userId(), StandardCharsets.UTF_8);
+        HttpResponse<String> res = Reads.HTTP.send(HttpRequest.newBuilder(baseUri().resolve("/v1/seats?" + query))
+                .timeout(Reads.TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+        if (res.statusCode() != 200) {
+            throw new IOException("seat list answered " + res.statusCode());
+        }
+        return !Reads.MAPPER.readTree(res.body()).path("seats").isEmpty();
+    }
 
     @Override
     void close();
@@ -78,6 +96,16 @@ interface LabTarget extends AutoCloseable {
         return new RemoteTarget(baseUri, adminToken);
     }
 
+    /** One client for the lab's reads, shared by every target. */
+    final class Reads {
+        static final ObjectMapper MAPPER = new ObjectMapper();
+        static final Duration TIMEOUT = Duration.ofSeconds(10);
+        static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+
+        private Reads() {
+        }
+    }
+
     private static boolean isGrant(dev.idempotent.seatgrant.server.JournalEntry entry) {
         return entry.method().equals("POST") && entry.path().equals("/v1/seats");
     }
@@ -85,10 +113,6 @@ interface LabTarget extends AutoCloseable {
     /** The admin API as the lab uses it. Errors name the admin resource and the status, never the URL. */
     final class RemoteTarget implements LabTarget {
 
-        private static final ObjectMapper MAPPER = new ObjectMapper();
-        private static final Duration TIMEOUT = Duration.ofSeconds(10);
-
-        private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
         private final URI baseUri;
         private final String adminToken;
 
@@ -110,7 +134,7 @@ interface LabTarget extends AutoCloseable {
 
         @Override
         public Ledger ledger() throws IOException, InterruptedException {
-            JsonNode root = MAPPER.readTree(send("ledger", HttpRequest.BodyPublishers.noBody(), "GET"));
+            JsonNode root = Reads.MAPPER.readTree(send("ledger", HttpRequest.BodyPublishers.noBody(), "GET"));
             List<Ledger.Duplicate> duplicates = new ArrayList<>();
             for (JsonNode d : root.path("duplicates")) {
                 duplicates.add(new Ledger.Duplicate(d.path("workspaceId").asText(), d.path("userId").asText(),
@@ -121,7 +145,7 @@ interface LabTarget extends AutoCloseable {
 
         @Override
         public long posts() throws IOException, InterruptedException {
-            JsonNode root = MAPPER.readTree(send("requests", HttpRequest.BodyPublishers.noBody(), "GET"));
+            JsonNode root = Reads.MAPPER.readTree(send("requests", HttpRequest.BodyPublishers.noBody(), "GET"));
             long posts = 0;
             for (JsonNode r : root.path("requests")) {
                 if (r.path("method").asText().equals("POST") && r.path("path").asText().equals("/v1/seats")) {
@@ -139,13 +163,13 @@ interface LabTarget extends AutoCloseable {
         private String send(String resource, HttpRequest.BodyPublisher body, String method)
                 throws IOException, InterruptedException {
             HttpRequest.Builder request = HttpRequest.newBuilder(baseUri.resolve("/__admin/" + resource))
-                    .timeout(TIMEOUT)
+                    .timeout(Reads.TIMEOUT)
                     .header("Content-Type", "application/json")
                     .method(method, body);
             if (adminToken != null) {
                 request.header("Authorization", "Bearer " + adminToken);
             }
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = Reads.HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() / 100 != 2) {
                 throw new IOException("admin " + resource + " answered " + response.statusCode());
             }

@@ -10,10 +10,12 @@ import dev.idempotent.seatgrant.worker.variants.Variant;
  * @param posts           POST /v1/seats requests the server received, faulted ones included
  * @param seats           seats the server holds afterwards
  * @param duplicates      seats beyond the first for any one grant
- * @param failed          events no delivery managed to handle (dead-lettered)
+ * @param failed          events lost: dead-lettered, or acknowledged although no seat exists for them
  * @param afterLostAnswer extra seats on events delivered once, before the restart
  * @param onTwins         extra seats on events delivered twice at the same moment, before the restart
  * @param afterRestart    extra seats created by redeliveries to the restarted worker
+ * @param deadLettered    events no delivery managed to handle
+ * @param ackedWithoutSeat events a worker acknowledged although the server holds no seat for them
  */
 public record VariantResult(
         Variant variant,
@@ -24,7 +26,9 @@ public record VariantResult(
         int failed,
         long afterLostAnswer,
         long onTwins,
-        long afterRestart) {
+        long afterRestart,
+        int deadLettered,
+        int ackedWithoutSeat) {
 
     /** The one-word reading of the row. */
     public Verdict verdict() {
@@ -51,9 +55,9 @@ public record VariantResult(
         append(out, afterLostAnswer, "after a lost answer");
         append(out, onTwins, "on twin deliveries");
         append(out, afterRestart, "after the restart");
-        if (failed > 0) {
-            append(out, failed, failed == 1 ? "event dead-lettered" : "events dead-lettered");
-        }
+        append(out, deadLettered, deadLettered == 1 ? "event dead-lettered" : "events dead-lettered");
+        append(out, ackedWithoutSeat, ackedWithoutSeat == 1 ? "event acked without a seat"
+                : "events acked without a seat");
         return out.length() == 0 ? "-" : out.toString();
     }
 
@@ -67,7 +71,7 @@ public record VariantResult(
     public enum Verdict {
         /** At least one grant has more than one seat: the incident. */
         DUPLICATES("duplicate seats"),
-        /** No duplicates, but some events were never handled although their seats may exist. */
+        /** No duplicates, but some events were lost: dead-lettered, or acknowledged with no seat behind them. */
         LOST_EVENTS("lost events"),
         /** Every event handled, every grant exactly one seat: the invariant holds. */
         ONE_SEAT_EACH("one seat each");

@@ -200,6 +200,8 @@ public final class ReproduceCommand {
             causes.put("afterLostAnswer", r.afterLostAnswer());
             causes.put("onTwinDeliveries", r.onTwins());
             causes.put("afterRestart", r.afterRestart());
+            causes.put("deadLettered", r.deadLettered());
+            causes.put("ackedWithoutSeat", r.ackedWithoutSeat());
             v.put("asExpected", r.asExpected());
         }
         return root.toString();
