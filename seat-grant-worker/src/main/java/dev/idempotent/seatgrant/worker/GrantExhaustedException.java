@@ -22,6 +22,8 @@ public final class GrantExhaustedException extends GrantException {
     private final String lastReason;
 
     /**
+     * Reports that retryable failures outlasted the attempts or the deadline.
+     *
      * @param requestId  the event's requestId
      * @param attempts   POSTs sent
      * @param limit      what ran out

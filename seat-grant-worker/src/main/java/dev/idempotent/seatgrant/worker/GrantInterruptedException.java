@@ -9,6 +9,8 @@ import java.util.OptionalInt;
 public final class GrantInterruptedException extends GrantException {
 
     /**
+     * Reports a shutdown that cut the grant short; the caller restores the interrupt flag before throwing.
+     *
      * @param requestId the event's requestId
      * @param attempts  POSTs sent, or started, before the interrupt
      * @param cause     the interrupt

@@ -13,6 +13,8 @@ public final class GrantRejectedException extends GrantException {
     private final String reason;
 
     /**
+     * Reports an answer that no resend can change.
+     *
      * @param requestId the event's requestId
      * @param attempts  POSTs sent, the rejected one included
      * @param status    the rejecting status

@@ -29,6 +29,8 @@ public final class Backoff {
     private final Duration retryAfterCap;
 
     /**
+     * A backoff policy; it holds no per-event state, so one instance serves every event.
+     *
      * @param baseDelay     the first ceiling
      * @param maxDelay      the highest ceiling
      * @param retryAfterCap the longest Retry-After honoured

@@ -12,10 +12,11 @@ import org.slf4j.spi.LoggingEventBuilder;
  * The worker's structured events, through SLF4J key-value pairs: one {@code seat.grant.attempt} per POST
  * and one {@code seat.grant.outcome} per event, all joined by {@code requestId}. Thread-safe.
  *
- * <p>Keys: {@code requestId}, {@code attempt} (on the outcome: the number of the last attempt), {@code outcome}
- * ({@code granted | replayed | retry | rejected | exhausted}), {@code status} (absent when no answer
- * arrived), {@code seatId} (when known), {@code delayMs} (on a retry), {@code reason} and {@code error}
- * (the failure's class name, never its message) on attempts, {@code elapsedMs} on the outcome. No URL and no header value is ever logged.
+ * <p>Keys: {@code requestId}, {@code attempt} (on the outcome: the number of the last attempt),
+ * {@code outcome} ({@code granted | replayed | retry | rejected | exhausted}, and {@code interrupted} on
+ * the outcome only), {@code status} (absent when no answer arrived), {@code seatId} (when known),
+ * {@code delayMs} (on a retry), {@code reason} and {@code error} (the failure's class name, never its
+ * message) on attempts, {@code elapsedMs} on the outcome. No URL and no header value is ever logged.
  */
 public final class GrantEvents {
 

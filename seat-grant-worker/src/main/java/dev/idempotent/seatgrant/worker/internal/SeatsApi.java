@@ -32,6 +32,8 @@ public final class SeatsApi {
     private final ObjectMapper json;
 
     /**
+     * An API bound to one seat service; the seats URI is resolved once, here.
+     *
      * @param client  the JDK client to send with
      * @param baseUri the API root; {@code v1/seats} is resolved under it
      */
