@@ -61,6 +61,20 @@ class FetchClientPacketTest {
         }
     }
 
+    // The reference must pass the same Honesty gate it is scored against: a patch that edited a frozen
+    // test or the pom would still turn the suite green, so green alone does not prove it kept out.
+    @Test
+    void theReferencePatchLeavesTheTestsAndThePomAlone() {
+        try (StarterRun run = StarterRun.copyOf(starter)) {
+            run.applyPatch(packet.resolve("reference.patch"));
+
+            assertEquals(List.of(), FileTrees.differences(
+                    starter.resolve("src/test"), run.root().resolve("src/test")));
+            assertTrue(FileTrees.sameBytes(starter.resolve("pom.xml"), run.root().resolve("pom.xml")),
+                    "the reference patch changed pom.xml");
+        }
+    }
+
     @Test
     void theFrozenTestsAreByteIdenticalInStarterAndModule() {
         for (String test : FROZEN_TESTS) {

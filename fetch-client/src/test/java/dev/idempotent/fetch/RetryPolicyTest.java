@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -183,6 +184,9 @@ class RetryPolicyTest {
 
             assertEquals(OptionalInt.of(503), error.status());
             assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the caller");
+            assertEquals(List.of("stop"), Arrays.stream(error.getSuppressed())
+                    .filter(InterruptedException.class::isInstance).map(Throwable::getMessage).toList(),
+                    "the interrupt travels with the 503 as a suppressed exception");
             assertEquals(1, http.sends());
         } finally {
             Thread.interrupted();
