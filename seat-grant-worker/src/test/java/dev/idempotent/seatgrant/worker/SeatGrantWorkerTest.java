@@ -82,10 +82,11 @@ class SeatGrantWorkerTest {
     void aRequestTimeoutIsRetriedAndTheReplayEndsIt() {
         // Real time: the first answer is held longer than the per-attempt timeout, as a slow gateway would.
         wm.stubFor(post("/v1/seats").inScenario("t").whenScenarioStateIs(STARTED).willSetStateTo("late")
-                .willReturn(aResponse().withStatus(201).withBody(SEAT).withFixedDelay(1_500)));
+                .willReturn(aResponse().withStatus(201).withBody(SEAT).withFixedDelay(4_000)));
         wm.stubFor(post("/v1/seats").inScenario("t").whenScenarioStateIs("late")
                 .willReturn(aResponse().withStatus(409).withHeader("Idempotent-Replayed", "true").withBody(SEAT)));
-        GrantOutcome outcome = worker(config().requestTimeout(Duration.ofMillis(250))).handle(event);
+        // A 1 s budget leaves the fast second answer ample margin on a loaded box; the held one never fits.
+        GrantOutcome outcome = worker(config().requestTimeout(Duration.ofSeconds(1))).handle(event);
         assertEquals(new GrantOutcome.Replayed("seat_1", 2), outcome);
         wm.verify(2, postRequestedFor(urlEqualTo("/v1/seats")).withHeader("Idempotency-Key", equalTo("req_1")));
     }
