@@ -7,6 +7,6 @@
  *
  * <p>Null rules: no method accepts {@code null}; passing one throws {@link java.lang.NullPointerException}.
  * No method returns {@code null}. The URL passed in is never written to a log, an exception message,
- * a {@code toString()} or an exception cause, because it may carry a signed query string.
+ * a {@code toString()} or an exception cause, because its query may hold a credential.
  */
 package dev.idempotent.fetch;

@@ -70,6 +70,19 @@ class BrownfieldBehaviourTest {
                 () -> FetchClient.fetchJson(url("/trailing"))).getMessage());
     }
 
+    // Python's json.loads would accept these non-standard literals; the port follows RFC 8259 instead.
+    @Test
+    void nanAndInfinityAreNotJson() {
+        server.stubFor(get(urlEqualTo("/nan")).willReturn(aResponse().withStatus(200).withBody("{\"x\": NaN}")));
+        server.stubFor(get(urlEqualTo("/inf")).willReturn(aResponse().withStatus(200)
+                .withBody("{\"x\": Infinity}")));
+
+        assertEquals("response was not json", assertThrows(FetchException.class,
+                () -> FetchClient.fetchJson(url("/nan"))).getMessage());
+        assertEquals("response was not json", assertThrows(FetchException.class,
+                () -> FetchClient.fetchJson(url("/inf"))).getMessage());
+    }
+
     @Test
     void aScalarRootIsNotAnObject() {
         server.stubFor(get(urlEqualTo("/v1")).willReturn(aResponse().withStatus(200).withBody("\"text\"")));

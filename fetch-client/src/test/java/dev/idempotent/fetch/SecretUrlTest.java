@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * The URL may carry a signed query string, so it must show up nowhere: not in a log record at any
+ * A URL's query may hold a credential, so the URL must show up nowhere: not in a log record at any
  * level, not in an exception message, {@code toString()}, cause or suppressed exception.
  *
  * <p>Logs are captured at the root of java.util.logging at ALL, which is also where the JDK's
