@@ -16,6 +16,10 @@ import org.slf4j.LoggerFactory;
  * <p>Within one process it looks correct: a redelivery after a lost answer is skipped. The memory dies with the
  * process. After a restart the bus redelivers what was in flight, the new process has never seen those
  * requestIds, and it POSTs them again: a second seat for every grant whose ack was lost in the crash.
+ *
+ * <p>It has a second, quieter defect: the requestId is marked seen before the POST, so when a POST fails before
+ * the server committed anything (a 503, a refused connection), the redelivery is skipped as a duplicate and the
+ * grant never happens. The lab counts such an event as failed: acknowledged with no seat behind it.
  */
 public final class LocalMapWorker implements GrantHandler {
 

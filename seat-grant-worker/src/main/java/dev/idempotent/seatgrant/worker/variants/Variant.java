@@ -82,38 +82,38 @@ public enum Variant {
      * @param betweenCheckAndPost used by {@link #CHECK_THEN_POST} only; see {@link CheckThenPostWorker}
      */
     public GrantHandler create(URI baseUri, Sleeper sleeper, Consumer<SeatRequested> betweenCheckAndPost) {
-        switch (this) {
-            case FIXTURE: {
-                AgentSeatGrantWorker worker = new AgentSeatGrantWorker(baseUri, ms -> sleeper.sleep(Duration.ofMillis(ms)));
-                return event -> {
-                    worker.handleSeatRequested(
-                            new AgentSeatGrantWorker.SeatEvent(event.requestId(), event.workspaceId(), event.userId()));
-                    return GrantHandler.Handled.GRANTED;
-                };
-            }
-            case CHECK_THEN_POST:
-                return new CheckThenPostWorker(baseUri, sleeper, betweenCheckAndPost);
-            case LOCAL_MAP:
-                return new LocalMapWorker(baseUri);
-            case CONFLICT_IS_FAILURE:
-                return new ConflictIsFailureWorker(baseUri, sleeper);
-            case MINIMAL_PATCH: {
-                var worker = new dev.idempotent.seatgrant.worker.minimalpatch.AgentSeatGrantWorker(
-                        baseUri, ms -> sleeper.sleep(Duration.ofMillis(ms)));
-                return event -> {
-                    worker.handleSeatRequested(new dev.idempotent.seatgrant.worker.minimalpatch.AgentSeatGrantWorker.SeatEvent(
-                            event.requestId(), event.workspaceId(), event.userId()));
-                    return GrantHandler.Handled.GRANTED;
-                };
-            }
-            case ANSWER_KEY: {
-                SeatGrantWorker worker = new SeatGrantWorker(SeatGrantConfig.defaults(baseUri), sleeper, Clock.systemUTC());
-                return event -> worker.handle(event) instanceof GrantOutcome.Replayed
-                        ? GrantHandler.Handled.REPLAYED
-                        : GrantHandler.Handled.GRANTED;
-            }
-            default:
-                throw new AssertionError(this);
-        }
+        return switch (this) {
+            case FIXTURE -> fixture(new AgentSeatGrantWorker(baseUri, ms -> sleeper.sleep(Duration.ofMillis(ms))));
+            case CHECK_THEN_POST -> new CheckThenPostWorker(baseUri, sleeper, betweenCheckAndPost);
+            case LOCAL_MAP -> new LocalMapWorker(baseUri);
+            case CONFLICT_IS_FAILURE -> new ConflictIsFailureWorker(baseUri, sleeper);
+            case MINIMAL_PATCH -> minimalPatch(new dev.idempotent.seatgrant.worker.minimalpatch.AgentSeatGrantWorker(
+                    baseUri, ms -> sleeper.sleep(Duration.ofMillis(ms))));
+            case ANSWER_KEY -> answerKey(new SeatGrantWorker(SeatGrantConfig.defaults(baseUri), sleeper, Clock.systemUTC()));
+        };
+    }
+
+    // The fixture and the minimal patch return nothing, so a handled event is all they can report.
+    private static GrantHandler fixture(AgentSeatGrantWorker worker) {
+        return event -> {
+            worker.handleSeatRequested(
+                    new AgentSeatGrantWorker.SeatEvent(event.requestId(), event.workspaceId(), event.userId()));
+            return GrantHandler.Handled.GRANTED;
+        };
+    }
+
+    // Both interview classes are called AgentSeatGrantWorker, as in the packet; the patched one goes by its full name.
+    private static GrantHandler minimalPatch(dev.idempotent.seatgrant.worker.minimalpatch.AgentSeatGrantWorker worker) {
+        return event -> {
+            worker.handleSeatRequested(new dev.idempotent.seatgrant.worker.minimalpatch.AgentSeatGrantWorker.SeatEvent(
+                    event.requestId(), event.workspaceId(), event.userId()));
+            return GrantHandler.Handled.GRANTED;
+        };
+    }
+
+    private static GrantHandler answerKey(SeatGrantWorker worker) {
+        return event -> worker.handle(event) instanceof GrantOutcome.Replayed
+                ? GrantHandler.Handled.REPLAYED
+                : GrantHandler.Handled.GRANTED;
     }
 }
