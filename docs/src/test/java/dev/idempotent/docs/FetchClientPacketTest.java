@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotent.docs.TestResults.Status;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -102,10 +105,10 @@ class FetchClientPacketTest {
     }
 
     private static long count(Path dir) {
-        try (var files = Files.walk(dir)) {
+        try (Stream<Path> files = Files.walk(dir)) {
             return files.filter(Files::isRegularFile).count();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -37,7 +38,7 @@ class BrownfieldBehaviourTest {
         assertEquals("Zoë", payload.get("name"));
         assertEquals(List.of(1, 2), payload.get("seats"));
         assertEquals(9.5, payload.get("price"));
-        assertEquals(java.util.Collections.singletonMap("ok", null), payload.get("meta"));
+        assertEquals(Collections.singletonMap("ok", null), payload.get("meta"));
     }
 
     @Test
