@@ -1,6 +1,8 @@
 package dev.idempotent.seatgrant.server;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -34,7 +36,11 @@ public record FaultPlan(long seed, List<FaultRule> rules) {
     /** The scenarios shipped with the server; {@link #scenario(String)} loads them. */
     public static final List<String> SCENARIOS = List.of("incident", "reset", "flaky");
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    // Strict for the same reason unknown fields are refused: a repeated "fault" or a second object pasted after
+    // the first must not silently pick one of them.
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final Set<String> PLAN_FIELDS = Set.of("seed", "rules", "description");
     private static final Set<String> RULE_FIELDS = Set.of(
             "method", "path", "attempt", "every", "probability", "times",
@@ -56,7 +62,7 @@ public record FaultPlan(long seed, List<FaultRule> rules) {
 
     /**
      * Reads a plan from its JSON form. Unknown fields are refused so a typo ({@code "attempts"}) cannot
-     * silently turn a rule into "always".
+     * silently turn a rule into "always"; so are repeated fields and anything after the plan's object.
      *
      * @throws InvalidFaultPlanException naming the first problem
      */

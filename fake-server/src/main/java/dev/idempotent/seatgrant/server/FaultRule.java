@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param probability apply with this probability, drawn from the plan's seeded random
  * @param times       apply at most this many times
  * @param fault       the fault
- * @param status      the status for {@code status} and {@code status-after-commit}
+ * @param status      the status (200 to 599) for {@code status} and {@code status-after-commit}
  * @param retryAfter  a Retry-After value in seconds to send with a status fault
  * @param delayMs     wait this long before the fault; for {@code hang-after-commit}, how long to hold
  */
@@ -61,8 +61,9 @@ public record FaultRule(
             throw new InvalidFaultPlanException("probability must be between 0 and 1");
         }
         if (fault.needsStatus()) {
-            if (status == null || status < 100 || status > 599) {
-                throw new InvalidFaultPlanException("fault " + fault.wireName() + " needs a status between 100 and 599");
+            // A 1xx is never a final answer: a client would wait for the real one, so it would be a hang in disguise.
+            if (status == null || status < 200 || status > 599) {
+                throw new InvalidFaultPlanException("fault " + fault.wireName() + " needs a status between 200 and 599");
             }
         } else if (status != null) {
             throw new InvalidFaultPlanException("status only goes with status or status-after-commit");

@@ -75,6 +75,9 @@ class FaultPlanTest {
         "a negative delay          | {\"rules\":[{\"fault\":\"delay\",\"delayMs\":-1}]} | delayMs must be",
         "a relative path           | {\"rules\":[{\"fault\":\"reset\",\"path\":\"v1\"}]} | path must start with /",
         "a string attempt          | {\"rules\":[{\"fault\":\"reset\",\"attempt\":\"1\"}]} | attempt must be an integer",
+        "a 1xx status              | {\"rules\":[{\"fault\":\"status\",\"status\":100}]} | between 200 and 599",
+        "a repeated fault          | {\"rules\":[{\"fault\":\"reset\",\"fault\":\"close\"}]} | not valid JSON",
+        "text after the plan       | {\"rules\":[]} {\"rules\":[{\"fault\":\"reset\"}]} | not valid JSON",
     })
     void aBadPlanIsRefusedWithItsReason(String what, String json, String reason) {
         InvalidFaultPlanException e = assertThrows(InvalidFaultPlanException.class, () -> FaultPlan.parse(json));

@@ -2,6 +2,7 @@ package dev.idempotent.seatgrant.server.internal;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idempotent.seatgrant.server.Seat;
@@ -22,8 +23,11 @@ public record GrantRequest(String workspaceId, String userId, String role) {
 
     public static final int MAX_FIELD_LENGTH = 255;
 
+    // Trailing tokens are refused too: "{...} junk" or "{...}{...}" is not one JSON object, and accepting it
+    // would commit a seat for a body the client may not have meant.
     private static final ObjectMapper STRICT = new ObjectMapper()
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /** Why a body was refused; {@code detail} names fields, never echoes their values. */
     public static final class Invalid extends Exception {
@@ -86,7 +90,24 @@ public record GrantRequest(String workspaceId, String userId, String role) {
         if (text.chars().anyMatch(Character::isISOControl)) {
             throw new Invalid("invalid-field", name + " must not contain control characters");
         }
+        if (hasLoneSurrogate(text)) {
+            // A JSON escape can name half of a surrogate pair. As UTF-8 that half becomes '?', so two different
+            // ids would hash as one payload (a replay instead of a 422) and the stored id would not be the one sent.
+            throw new Invalid("invalid-field", name + " must be valid Unicode text");
+        }
         return text;
+    }
+
+    private static boolean hasLoneSurrogate(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
