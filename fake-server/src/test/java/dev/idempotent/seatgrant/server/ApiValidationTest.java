@@ -42,6 +42,8 @@ class ApiValidationTest extends SharedServerTest {
                 Arguments.of("malformed JSON", 400, "malformed-json", f(() -> post("{\"workspaceId\":"))),
                 Arguments.of("a JSON array", 400, "malformed-json", f(() -> post("[]"))),
                 Arguments.of("an empty body", 400, "malformed-json", f(() -> post(""))),
+                Arguments.of("a second object after the first", 400, "malformed-json", f(() -> post(Http.BODY + "{}"))),
+                Arguments.of("text after the object", 400, "malformed-json", f(() -> post(Http.BODY + " trailing"))),
                 Arguments.of("a duplicated field", 400, "malformed-json",
                         f(() -> post("{\"workspaceId\":\"w\",\"workspaceId\":\"x\",\"userId\":\"u\",\"role\":\"member\"}"))),
                 Arguments.of("a missing userId", 400, "invalid-field", f(() -> post("{\"workspaceId\":\"w\",\"role\":\"member\"}"))),
@@ -55,6 +57,8 @@ class ApiValidationTest extends SharedServerTest {
                         f(() -> post("{\"workspaceId\":\"w\",\"userId\":\"u\",\"role\":\"owner\"}"))),
                 Arguments.of("a 256-character userId", 400, "invalid-field",
                         f(() -> post("{\"workspaceId\":\"w\",\"userId\":\"" + "u".repeat(256) + "\",\"role\":\"member\"}"))),
+                Arguments.of("half a surrogate pair", 400, "invalid-field",
+                        f(() -> post("{\"workspaceId\":\"w\\ud800\",\"userId\":\"u\",\"role\":\"member\"}"))),
                 Arguments.of("text/plain", 415, "unsupported-media-type",
                         f(() -> post(Http.BODY).setHeader("Content-Type", "text/plain"))),
                 Arguments.of("no content type", 415, "unsupported-media-type",
@@ -79,7 +83,11 @@ class ApiValidationTest extends SharedServerTest {
                 Arguments.of("PUT on a seat", 405, "method-not-allowed",
                         f(() -> HttpRequest.newBuilder(http.uri("/v1/seats/x")).PUT(HttpRequest.BodyPublishers.ofString(Http.BODY)))),
                 Arguments.of("a blank list filter", 400, "invalid-query",
-                        f(() -> HttpRequest.newBuilder(http.uri("/v1/seats?workspaceId=&userId=u")).GET())));
+                        f(() -> HttpRequest.newBuilder(http.uri("/v1/seats?workspaceId=&userId=u")).GET())),
+                Arguments.of("a NUL in a list filter", 400, "invalid-query",
+                        f(() -> HttpRequest.newBuilder(http.uri("/v1/seats?workspaceId=%00&userId=u")).GET())),
+                Arguments.of("a NUL in a seat id", 404, "seat-not-found",
+                        f(() -> HttpRequest.newBuilder(http.uri("/v1/seats/seat_%00")).GET())));
     }
 
     private static Function<Void, HttpRequest.Builder> f(java.util.function.Supplier<HttpRequest.Builder> s) {
@@ -112,6 +120,34 @@ class ApiValidationTest extends SharedServerTest {
 
         assertEquals(Wire.Seen.RESPONSE, result.seen());
         assertTrue(result.firstLine().startsWith("HTTP/1.1 400"), result.firstLine());
+    }
+
+    @Test
+    void aBodyOver64KiBBehindExpect100ContinueIsA413Problem() throws IOException {
+        // curl asks before sending a large body. A raw socket, because the JDK 17 client's expectContinue(true)
+        // can wait forever when the answer is not 100.
+        String raw = "POST /v1/seats HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Expect: 100-continue\r\nContent-Length: " + (64 * 1024 + 1) + "\r\n\r\n";
+
+        String response = Wire.response(server.baseUri(), raw, 5000);
+
+        assertTrue(response.startsWith("HTTP/1.1 413 "), response);
+        assertTrue(response.toLowerCase(java.util.Locale.ROOT).contains("content-type: application/problem+json"), response);
+        assertTrue(response.contains("problem:body-too-large"), response);
+        assertEquals(413, server.journal().get(server.journal().size() - 1).status());
+    }
+
+    @Test
+    void anExpectationOtherThan100ContinueIsA417Problem() throws IOException {
+        String raw = "POST /v1/seats HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Expect: a-miracle\r\nContent-Length: " + Http.BODY.length() + "\r\n\r\n";
+
+        String response = Wire.response(server.baseUri(), raw, 5000);
+
+        assertTrue(response.startsWith("HTTP/1.1 417 "), response);
+        assertTrue(response.toLowerCase(java.util.Locale.ROOT).contains("content-type: application/problem+json"), response);
+        assertTrue(response.contains("problem:expectation-failed"), response);
+        assertEquals(417, server.journal().get(server.journal().size() - 1).status());
     }
 
     @Test

@@ -209,6 +209,20 @@ class FaultsOverRealSocketsTest extends SharedServerTest {
     }
 
     @Test
+    void a204StatusFaultSendsNoBodySoTheKeptAliveConnectionStillWorks() throws Exception {
+        plan(FaultRule.of(Fault.STATUS, 204).withTimes(1));
+
+        HttpResponse<String> faulted = http.grant("k-204", Http.BODY);
+        // The client keeps the connection; a body after the 204 would be read as the next response's head.
+        HttpResponse<String> next = http.grant("k-204", Http.BODY);
+
+        assertEquals(204, faulted.statusCode());
+        assertEquals("", faulted.body());
+        assertEquals(201, next.statusCode());
+        assertEquals(1, server.ledger().seats());
+    }
+
+    @Test
     void theFirstMatchingRuleWinsAndLaterRequestsPassUntouched() throws Exception {
         server.faultPlan(FaultPlan.of(
                 FaultRule.of(Fault.STATUS, 429).withTimes(1),

@@ -85,7 +85,7 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
         }
         String path = new QueryStringDecoder(request.uri()).path();
         try {
-            if (path.equals(ADMIN_PREFIX) || path.startsWith(ADMIN_PREFIX + "/")) {
+            if (isAdmin(path)) {
                 admin(ctx, request, path, keepAlive);
             } else {
                 api(ctx, request, new Call(core.journal().arrive(), at, request.method().name(), path, null, keepAlive));
@@ -94,6 +94,11 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
             LOG.error("unexpected failure handling {} {}", request.method().name(), safePath(path), e);
             respond(ctx, Problems.problem(500, "internal", "the server failed; see its log"), false);
         }
+    }
+
+    /** True for the admin API's paths, which are never faulted or journaled. */
+    static boolean isAdmin(String path) {
+        return path.equals(ADMIN_PREFIX) || path.startsWith(ADMIN_PREFIX + "/");
     }
 
     // ---------------------------------------------------------------- seat API
@@ -115,6 +120,11 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
         if (path.startsWith(SEATS + "/") && path.indexOf('/', SEATS.length() + 1) < 0 && path.length() > SEATS.length() + 1) {
             if (method.equals(HttpMethod.GET)) {
                 String id = path.substring(SEATS.length() + 1);
+                if (!plainText(id)) {
+                    // No seat id holds one; asking the store would make PostgreSQL refuse a NUL with a 503.
+                    finish(ctx, call, 0, Problems.problem(404, "seat-not-found", "no seat has this id"));
+                    return;
+                }
                 dispatch(ctx, call, "GET " + path, hold -> later(hold, () -> core.store().find(id)
                         .map(seat -> Reply.json(200, JsonViews.seat(seat)).withSeat(seat.id(), false))
                         .orElseGet(() -> Problems.problem(404, "seat-not-found", "no seat has this id"))));
@@ -191,6 +201,12 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
         String userId = single(query, "userId");
         if ("".equals(workspaceId) || "".equals(userId)) {
             finish(ctx, call, 0, Problems.problem(400, "invalid-query", "workspaceId and userId must not be blank"));
+            return;
+        }
+        if ((workspaceId != null && !plainText(workspaceId)) || (userId != null && !plainText(userId))) {
+            // No grant can hold such a value (GrantRequest refuses it), and PostgreSQL would refuse a NUL with a 503.
+            finish(ctx, call, 0, Problems.problem(400, "invalid-query",
+                    "workspaceId and userId must not contain control characters"));
             return;
         }
         dispatch(ctx, call, "GET " + request.uri(), hold -> later(hold,
@@ -426,16 +442,25 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
     }
 
     static FullHttpResponse toResponse(Reply reply, boolean keepAlive) {
+        // 204 and 304 never carry a body (RFC 9110): bytes after their headers would be read as the start of the
+        // next response on a kept-alive connection. A status fault may ask for either.
+        boolean bodyless = reply.status() == 204 || reply.status() == 304;
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                HttpResponseStatus.valueOf(reply.status()), Unpooled.wrappedBuffer(reply.body()));
+                HttpResponseStatus.valueOf(reply.status()),
+                bodyless ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(reply.body()));
         response.headers().add(reply.headers());
+        if (bodyless) {
+            return keepAlive ? response : withClose(response);
+        }
         if (reply.contentType() != null) {
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType());
         }
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, reply.body().length);
-        if (!keepAlive) {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        }
+        return keepAlive ? response : withClose(response);
+    }
+
+    private static FullHttpResponse withClose(FullHttpResponse response) {
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         return response;
     }
 
@@ -457,6 +482,10 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
         return Optional.empty();
     }
 
+    private static boolean plainText(String value) {
+        return value.chars().noneMatch(Character::isISOControl);
+    }
+
     private static boolean validKey(String key) {
         if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
             return false;
@@ -470,9 +499,13 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
         return true;
     }
 
-    /** Paths are logged, but never query strings; a path longer than a screen line is cut. */
+    /**
+     * Paths are logged, but never query strings; a path longer than a screen line is cut, and control characters
+     * (a decoded {@code %0A} would start a forged log line) become {@code ?}.
+     */
     private static String safePath(String path) {
-        return path.length() > 80 ? path.substring(0, 80) + "..." : path;
+        String cut = path.length() > 80 ? path.substring(0, 80) + "..." : path;
+        return cut.replaceAll("\\p{Cntrl}", "?");
     }
 
     private static String rootCause(Throwable t) {
