@@ -45,7 +45,7 @@ public final class Main {
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0) {
-            err.println("fake-server: give a command (serve); see --help");
+            err.println("fake-server: give a command (serve or reproduce); see --help");
             return 2;
         }
         List<String> rest = Arrays.asList(args).subList(1, args.length);
@@ -68,6 +68,10 @@ public final class Main {
                 }
                 if (options.help()) {
                     out.print(ServeCommand.USAGE);
+                    return 0;
+                }
+                if (options.version()) {
+                    out.println("fake-server " + version());
                     return 0;
                 }
                 return ServeCommand.run(options, out, err);

@@ -32,13 +32,17 @@ public final class ServeCommand {
               --admin-token TOKEN      admin API needs 'Authorization: Bearer TOKEN' (and then answers any
                                        address); or set FAKE_SERVER_ADMIN_TOKEN
               --help                   this text
+              --version                the version
             """;
 
     private ServeCommand() {
     }
 
-    /** What {@code serve}'s flags ask for; {@code help} short-circuits everything else. */
-    public record Options(boolean help, ServerConfig config, String faultSource) { }
+    /**
+     * What {@code serve}'s flags ask for; {@code help} or {@code version} short-circuits everything else (and then
+     * {@code config} and {@code faultSource} are null).
+     */
+    public record Options(boolean help, boolean version, ServerConfig config, String faultSource) { }
 
     /**
      * Reads {@code serve}'s flags.
@@ -57,7 +61,10 @@ public final class ServeCommand {
             String flag = queue.poll();
             switch (flag) {
                 case "--help", "-h" -> {
-                    return new Options(true, null, null);
+                    return new Options(true, false, null, null);
+                }
+                case "--version" -> {
+                    return new Options(false, true, null, null);
                 }
                 case "--port" -> {
                     String value = Flags.value(queue, flag);
@@ -124,7 +131,7 @@ public final class ServeCommand {
                         ? "unknown flag " + flag : "unexpected argument (serve takes only flags)");
             }
         }
-        return new Options(false, builder.build(), faultSource);
+        return new Options(false, false, builder.build(), faultSource);
     }
 
     /** Starts the server, prints one line with its URL, and blocks until the JVM is asked to stop. */

@@ -92,6 +92,7 @@ class ServeCommandTest {
         Run help = main("--help");
         Run serveHelp = main("serve", "--help");
         Run version = main("--version");
+        Run serveVersion = main("serve", "--version");
 
         assertEquals(0, help.code());
         assertTrue(help.out().contains("serve"));
@@ -102,6 +103,9 @@ class ServeCommandTest {
         }
         assertEquals(0, version.code());
         assertTrue(version.out().matches("fake-server \\d+\\.\\d+\\.\\d+.*\\R"), version.out());
+        assertEquals(0, serveVersion.code());
+        assertEquals(version.out(), serveVersion.out());
+        assertTrue(serveHelp.out().contains("--version"));
     }
 
     @Test
