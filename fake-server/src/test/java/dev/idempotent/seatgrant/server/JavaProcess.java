@@ -47,21 +47,27 @@ public final class JavaProcess {
         List<String> all = new ArrayList<>(List.of("serve", "--port", "0"));
         all.addAll(List.of(args));
         Process process = start(Main.class, List.of(), all, ProcessBuilder.Redirect.DISCARD);
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        String line = CompletableFuture.supplyAsync(() -> {
-            try {
-                return out.readLine();
-            } catch (IOException e) {
-                return null;
+        try {
+            BufferedReader out = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            String line = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return out.readLine();
+                } catch (IOException e) {
+                    return null;
+                }
+            }).get(START_LIMIT.toSeconds(), TimeUnit.SECONDS);
+            if (line == null) {
+                throw new AssertionError("the server printed nothing before exiting");
             }
-        }).get(START_LIMIT.toSeconds(), TimeUnit.SECONDS);
-        if (line == null) {
+            Matcher m = LISTENING.matcher(line);
+            assertTrue(m.find(), line);
+            return new Server(process, URI.create(m.group(1)));
+        } catch (Exception | AssertionError e) {
+            // A server that did not come up properly must not outlive the test that started it.
             process.destroyForcibly();
-            throw new AssertionError("the server printed nothing before exiting");
+            throw e;
         }
-        Matcher m = LISTENING.matcher(line);
-        assertTrue(m.find(), line);
-        return new Server(process, URI.create(m.group(1)));
     }
 
     /** A running server process and the URL it printed. */
