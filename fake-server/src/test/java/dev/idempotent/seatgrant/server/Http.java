@@ -9,6 +9,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /** A real java.net.http client against a running server, with the few calls the tests repeat. */
 final class Http {
@@ -70,6 +76,21 @@ final class Http {
 
     JsonNode getJson(String path) {
         return json(get(path).body());
+    }
+
+    /** Waits, at most 30 s each, for requests sent at once, and returns their responses in sending order. */
+    static List<HttpResponse<String>> awaitAll(List<CompletableFuture<HttpResponse<String>>> inFlight)
+            throws Exception {
+        List<HttpResponse<String>> responses = new ArrayList<>();
+        for (CompletableFuture<HttpResponse<String>> f : inFlight) {
+            responses.add(f.get(30, TimeUnit.SECONDS));
+        }
+        return responses;
+    }
+
+    /** How many responses carried each status. */
+    static Map<Integer, Long> countByStatus(List<HttpResponse<String>> responses) {
+        return responses.stream().collect(Collectors.groupingBy(HttpResponse::statusCode, Collectors.counting()));
     }
 
     static JsonNode json(String body) {

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** How keys dedupe: replays, payload mismatches, requests still in progress, and a burst on one key. */
@@ -134,13 +133,9 @@ class IdempotencyTest extends SharedServerTest {
             inFlight.add(http.client().sendAsync(http.postSeat("k-burst", Http.BODY).build(),
                     HttpResponse.BodyHandlers.ofString()));
         }
-        List<HttpResponse<String>> responses = new ArrayList<>();
-        for (CompletableFuture<HttpResponse<String>> f : inFlight) {
-            responses.add(f.get(30, TimeUnit.SECONDS));
-        }
+        List<HttpResponse<String>> responses = Http.awaitAll(inFlight);
 
-        Map<Integer, Long> byStatus = responses.stream()
-                .collect(Collectors.groupingBy(HttpResponse::statusCode, Collectors.counting()));
+        Map<Integer, Long> byStatus = Http.countByStatus(responses);
         assertEquals(1L, byStatus.get(201), byStatus::toString);
         assertEquals(Set.of(201, 409), byStatus.keySet(), byStatus::toString);
         String seatId = responses.stream().filter(r -> r.statusCode() == 201)

@@ -7,8 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,13 +33,9 @@ class PostgresTwoInstancesTest {
                             HttpResponse.BodyHandlers.ofString()));
                 }
             }
-            List<HttpResponse<String>> responses = new ArrayList<>();
-            for (CompletableFuture<HttpResponse<String>> f : inFlight) {
-                responses.add(f.get(30, TimeUnit.SECONDS));
-            }
+            List<HttpResponse<String>> responses = Http.awaitAll(inFlight);
 
-            Map<Integer, Long> byStatus = responses.stream()
-                    .collect(Collectors.groupingBy(HttpResponse::statusCode, Collectors.counting()));
+            Map<Integer, Long> byStatus = Http.countByStatus(responses);
             assertEquals(5L, byStatus.get(201), byStatus::toString);
             assertEquals(25L, byStatus.get(409), byStatus::toString);
             // Both servers read the same store, so both ledgers agree: five seats, five keys.
