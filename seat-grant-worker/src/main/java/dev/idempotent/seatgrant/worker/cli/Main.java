@@ -26,7 +26,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +47,7 @@ public final class Main {
         --variant NAME     %s (default answer-key)
       stdout: one JSON line {"events", "granted", "replayed", "rejected", "exhausted", "malformed"}
       stderr: the structured events, one JSON object per line
-      """.formatted(Arrays.stream(Variant.values()).map(Variant::cliName).collect(Collectors.joining(" | ")));
+      """.formatted(String.join(" | ", Variant.cliNames()));
 
     private static final Logger log = LoggerFactory.getLogger("dev.idempotent.seatgrant.worker.run");
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -10,6 +10,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -61,6 +62,11 @@ public enum Variant {
     /** Whether this variant must grant every event exactly one seat under the incident. */
     public boolean expectedToBeSafe() {
         return this == MINIMAL_PATCH || this == ANSWER_KEY;
+    }
+
+    /** Every variant's command-line name, in declaration order, for usage text and error messages. */
+    public static List<String> cliNames() {
+        return Arrays.stream(values()).map(Variant::cliName).toList();
     }
 
     /** The variant with this command-line name, if there is one. */

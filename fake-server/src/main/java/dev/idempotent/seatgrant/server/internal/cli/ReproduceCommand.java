@@ -21,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -42,7 +41,7 @@ public final class ReproduceCommand {
                                   its admin token, if any, from FAKE_SERVER_ADMIN_TOKEN
               --json              print {"variants": [...]} instead of the table
               --help              this text
-            """.formatted(Arrays.stream(Variant.values()).map(Variant::cliName).collect(Collectors.joining(", ")));
+            """.formatted(String.join(", ", Variant.cliNames()));
 
     private static final long PROGRESS_EVERY_SECONDS = 2;
 
@@ -81,8 +80,7 @@ public final class ReproduceCommand {
                 case "--variant" -> {
                     String name = Flags.value(queue, flag);
                     Variant variant = Variant.byName(name).orElseThrow(() -> new UsageException(
-                            "--variant: unknown variant; known: " + Arrays.stream(Variant.values())
-                                    .map(Variant::cliName).collect(Collectors.joining(", "))));
+                            "--variant: unknown variant; known: " + String.join(", ", Variant.cliNames())));
                     if (!variants.contains(variant)) {
                         variants.add(variant);
                     }
