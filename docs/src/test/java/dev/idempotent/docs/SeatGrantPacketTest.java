@@ -35,12 +35,12 @@ class SeatGrantPacketTest {
     private final Path root = ProjectRoot.get();
     private final Path packet = ProjectRoot.packet("seat-grant");
     private final Path starter = packet.resolve("starter");
-    private final Path module = root.resolve("seat-grant-worker");
+    private final Path module = root.resolve("seat-grant-worker").resolve("lab");
 
     @Test
     void theStarterFixtureIsTheModuleFixtureByteForByte() {
         assertTrue(FileTrees.sameBytes(module.resolve(FIXTURE), starter.resolve(FIXTURE)),
-                "the starter's fixture has drifted from seat-grant-worker's");
+                "the starter's fixture has drifted from seat-grant-worker-lab's");
     }
 
     @Test

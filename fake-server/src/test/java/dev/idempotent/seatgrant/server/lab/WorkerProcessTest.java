@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class WorkerProcessTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Path SHIPPED_LOGGING = Path.of("..", "seat-grant-worker", "src", "shade", "logback.xml");
+    private static final Path SHIPPED_LOGGING = Path.of("..", "seat-grant-worker", "lab", "src", "shade", "logback.xml");
 
     @TempDir
     Path dir;

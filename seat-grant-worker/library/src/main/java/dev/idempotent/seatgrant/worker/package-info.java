@@ -11,6 +11,8 @@
  * public constructor or method throws {@link java.lang.NullPointerException}. Optional values are
  * {@link java.util.Optional} or {@link java.util.OptionalInt}.
  *
- * <p>The {@code fixture} and {@code minimalpatch} subpackages are interview material, not code to copy.
+ * <p>The interview material built on this worker (the ported fixture, the minimal patch, the failure-mode
+ * variants and the runnable CLI) ships apart, in {@code dev.idempotent:seat-grant-worker-lab}; nothing in this
+ * artifact depends on it.
  */
 package dev.idempotent.seatgrant.worker;
