@@ -5,6 +5,7 @@ import dev.idempotent.seatgrant.server.internal.GrantService;
 import dev.idempotent.seatgrant.server.internal.Journal;
 import dev.idempotent.seatgrant.server.internal.ServerCore;
 import dev.idempotent.seatgrant.server.internal.http.HttpEngine;
+import dev.idempotent.seatgrant.server.internal.http.HttpSettings;
 import dev.idempotent.seatgrant.server.internal.store.DbSpec;
 import dev.idempotent.seatgrant.server.internal.store.JdbcSeatStore;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -63,7 +64,8 @@ public final class FakeSeatServer implements AutoCloseable {
                 new FaultPlanner(config.faultPlan()), new Journal(), config.clock(), db,
                 config.replayStatus(), config.requireKey(), config.adminToken(), config.defaultHang().toMillis());
         try {
-            HttpEngine engine = HttpEngine.start(config.host(), config.port(), core);
+            HttpEngine engine = HttpEngine.start(config.host(), config.port(), core,
+                    new HttpSettings(config.basePath()));
             return new FakeSeatServer(config, core, engine, spec.description());
         } catch (RuntimeException e) {
             db.shutdownNow();
@@ -90,6 +92,15 @@ public final class FakeSeatServer implements AutoCloseable {
             host = "[" + host + "]";
         }
         return URI.create("http://" + host + ":" + port() + "/");
+    }
+
+    /**
+     * Where the seat API lives: {@code http://host:port} plus the base path, with no trailing slash; append
+     * {@code /v1/seats}. Without a base path it is {@link #baseUri()} without its trailing slash.
+     */
+    public URI apiBaseUri() {
+        String root = baseUri().toString();
+        return URI.create(root.substring(0, root.length() - 1) + config.basePath());
     }
 
     /** A loggable description of the store, e.g. {@code H2 file /tmp/x/seats.mv.db}; never a credential. */

@@ -23,6 +23,7 @@ public final class ServerConfig {
     private final Duration claimLease;
     private final Duration defaultHang;
     private final Clock clock;
+    private final String basePath;
 
     private ServerConfig(Builder b) {
         this.host = b.host;
@@ -35,6 +36,7 @@ public final class ServerConfig {
         this.claimLease = b.claimLease;
         this.defaultHang = b.defaultHang;
         this.clock = b.clock;
+        this.basePath = b.basePath;
     }
 
     public static Builder builder() {
@@ -54,6 +56,7 @@ public final class ServerConfig {
         b.claimLease = claimLease;
         b.defaultHang = defaultHang;
         b.clock = clock;
+        b.basePath = basePath;
         return b;
     }
 
@@ -99,11 +102,20 @@ public final class ServerConfig {
         return clock;
     }
 
+    /**
+     * The prefix the seat API is served under, e.g. {@code /t/tok_abc} for {@code /t/tok_abc/v1/seats}; empty for
+     * none. The admin API stays at {@code /__admin}. It may hold a secret-looking token, so it is never logged.
+     */
+    public String basePath() {
+        return basePath;
+    }
+
     @Override
     public String toString() {
         return "ServerConfig[host=" + host + ", port=" + port + ", rules=" + faultPlan.rules().size()
                 + ", replayStatus=" + replayStatus + ", requireKey=" + requireKey
-                + ", adminToken=" + (adminToken == null ? "none" : "set") + "]";
+                + ", adminToken=" + (adminToken == null ? "none" : "set")
+                + ", basePath=" + (basePath.isEmpty() ? "none" : "set") + "]";
     }
 
     /** Collects settings; {@link #build()} copies them, so a built config never changes afterwards. Not thread-safe. */
@@ -118,6 +130,7 @@ public final class ServerConfig {
         private Duration claimLease = Duration.ofSeconds(10);
         private Duration defaultHang = Duration.ofSeconds(60);
         private Clock clock = Clock.systemUTC();
+        private String basePath = "";
 
         private Builder() {
         }
@@ -195,6 +208,40 @@ public final class ServerConfig {
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
+        }
+
+        /**
+         * Serves the seat API under this prefix: {@code /t/tok_abc} serves {@code /t/tok_abc/v1/seats}, and
+         * {@code /v1/seats} at the root then answers 404. Default empty (the root). The admin API stays at
+         * {@code /__admin}.
+         *
+         * @throws IllegalArgumentException unless empty or {@code /} followed by segments of URL-safe characters
+         *                                  ({@code A-Z a-z 0-9 - . _ ~}), with no empty, {@code .} or {@code ..}
+         *                                  segment, no trailing {@code /}, and not under {@code /__admin}
+         */
+        public Builder basePath(String basePath) {
+            this.basePath = checkBasePath(Objects.requireNonNull(basePath, "basePath"));
+            return this;
+        }
+
+        private static String checkBasePath(String path) {
+            if (path.isEmpty() || path.equals("/")) {
+                return "";
+            }
+            if (!path.startsWith("/") || path.endsWith("/")) {
+                throw new IllegalArgumentException("base path must start with / and not end with /");
+            }
+            for (String segment : path.substring(1).split("/", -1)) {
+                if (segment.isEmpty() || segment.equals(".") || segment.equals("..")
+                        || !segment.matches("[A-Za-z0-9._~-]+")) {
+                    throw new IllegalArgumentException(
+                            "base path segments must be non-empty and use only A-Z a-z 0-9 - . _ ~");
+                }
+            }
+            if (path.equals("/__admin") || path.startsWith("/__admin/")) {
+                throw new IllegalArgumentException("base path must not be under /__admin");
+            }
+            return path;
         }
 
         public ServerConfig build() {

@@ -29,6 +29,8 @@ public final class ServeCommand {
               --replay-status 409|original
                                        how a completed key is replayed (default 409)
               --require-key            a POST without Idempotency-Key gets 400
+              --base-path PATH         serve the seat API under PATH, e.g. /t/tok_abc/v1/seats (the admin
+                                       API stays at /__admin; the path is never logged)
               --admin-token TOKEN      admin API needs 'Authorization: Bearer TOKEN' (and then answers any
                                        address); or set FAKE_SERVER_ADMIN_TOKEN
               --help                   this text
@@ -120,6 +122,13 @@ public final class ServeCommand {
                     }
                 }
                 case "--require-key" -> builder.requireKey(true);
+                case "--base-path" -> {
+                    try {
+                        builder.basePath(Flags.value(queue, flag));
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("--base-path: " + e.getMessage());
+                    }
+                }
                 case "--admin-token" -> {
                     try {
                         builder.adminToken(Flags.value(queue, flag));

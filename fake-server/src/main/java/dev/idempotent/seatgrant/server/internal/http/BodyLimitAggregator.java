@@ -29,10 +29,12 @@ final class BodyLimitAggregator extends HttpObjectAggregator {
     static final int MAX_BODY_BYTES = 64 * 1024;
 
     private final ServerCore core;
+    private final HttpSettings settings;
 
-    BodyLimitAggregator(ServerCore core) {
+    BodyLimitAggregator(ServerCore core, HttpSettings settings) {
         super(MAX_BODY_BYTES);
         this.core = core;
+        this.settings = settings;
     }
 
     @Override
@@ -65,8 +67,9 @@ final class BodyLimitAggregator extends HttpObjectAggregator {
         if (message instanceof HttpRequest request) {
             String path = new QueryStringDecoder(request.uri()).path();
             if (!SeatHttpHandler.isAdmin(path)) {
+                String apiPath = settings.apiPath(path);
                 core.journal().record(core.journal().arrive(), new JournalEntry(core.clock().instant(),
-                        request.method().name(), path, null, 0, null, false, null, status));
+                        request.method().name(), apiPath == null ? path : apiPath, null, 0, null, false, null, status));
             }
         }
     }

@@ -38,10 +38,10 @@ public final class HttpEngine implements AutoCloseable {
      *
      * @throws java.io.UncheckedIOException wrapping the bind failure (address in use, bad host)
      */
-    public static HttpEngine start(String host, int port, ServerCore core) {
+    public static HttpEngine start(String host, int port, ServerCore core, HttpSettings settings) {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(IO_THREADS,
                 new DefaultThreadFactory("seat-io", true), NioIoHandler.newFactory());
-        SeatHttpHandler handler = new SeatHttpHandler(core);
+        SeatHttpHandler handler = new SeatHttpHandler(core, settings);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
@@ -52,7 +52,7 @@ public final class HttpEngine implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline()
                                 .addLast("codec", new HttpServerCodec(8192, 16 * 1024, 8192))
-                                .addLast("aggregate", new BodyLimitAggregator(core))
+                                .addLast("aggregate", new BodyLimitAggregator(core, settings))
                                 .addLast("seats", handler);
                     }
                 });

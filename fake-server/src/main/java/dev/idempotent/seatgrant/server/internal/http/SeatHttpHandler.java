@@ -59,14 +59,17 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
     private static final Logger LOG = LoggerFactory.getLogger("dev.idempotent.seatgrant.server.requests");
 
     private final ServerCore core;
+    private final HttpSettings settings;
 
-    public SeatHttpHandler(ServerCore core) {
+    public SeatHttpHandler(ServerCore core, HttpSettings settings) {
         super(true);
         this.core = core;
+        this.settings = settings;
     }
 
     /** What the journal needs to know about a request whose outcome is not known yet. */
-    private record Call(long place, Instant at, String method, String path, String key, boolean keepAlive) {
+    private record Call(long place, Instant at, String method, String path, String key, boolean keepAlive,
+            boolean outside) {
         JournalEntry entry(int attempt, Fault fault, boolean committed, String seatId, Integer status) {
             return new JournalEntry(at, method, path, key, attempt, fault == null ? null : fault.wireName(),
                     committed, seatId, status);
@@ -88,10 +91,19 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
             if (isAdmin(path)) {
                 admin(ctx, request, path, keepAlive);
             } else {
-                api(ctx, request, new Call(core.journal().arrive(), at, request.method().name(), path, null, keepAlive));
+                String apiPath = settings.apiPath(path);
+                if (apiPath == null) {
+                    // Journaled with its own path (the admin API may see it); logged without it, since it may
+                    // hold a near-miss of a secret base path.
+                    finish(ctx, new Call(core.journal().arrive(), at, request.method().name(), path, null, keepAlive,
+                            true), 0, Problems.problem(404, "not-found", "no such resource"));
+                    return;
+                }
+                api(ctx, request, new Call(core.journal().arrive(), at, request.method().name(), apiPath, null,
+                        keepAlive, false));
             }
         } catch (RuntimeException e) {
-            LOG.error("unexpected failure handling {} {}", request.method().name(), safePath(path), e);
+            LOG.error("unexpected failure handling {} {}", request.method().name(), logPath(path), e);
             respond(ctx, Problems.problem(500, "internal", "the server failed; see its log"), false);
         }
     }
@@ -149,7 +161,7 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
                     "Idempotency-Key must be 1 to " + MAX_KEY_LENGTH + " printable ASCII characters"));
             return;
         }
-        Call keyed = new Call(call.place(), call.at(), call.method(), call.path(), key, call.keepAlive());
+        Call keyed = new Call(call.place(), call.at(), call.method(), call.path(), key, call.keepAlive(), false);
         if (key == null && core.requireKey()) {
             finish(ctx, keyed, 0, Problems.problem(400, "missing-idempotency-key",
                     "this server requires an Idempotency-Key on POST " + SEATS));
@@ -176,13 +188,13 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
     private Reply grantReply(Outcome outcome) {
         if (outcome instanceof Outcome.Created created) {
             return Reply.json(201, JsonViews.seat(created.seat()))
-                    .withHeader(HttpHeaderNames.LOCATION, SEATS + "/" + created.seat().id())
+                    .withHeader(HttpHeaderNames.LOCATION, settings.basePath() + SEATS + "/" + created.seat().id())
                     .withSeat(created.seat().id(), true);
         }
         if (outcome instanceof Outcome.Replayed replayed) {
             int status = core.replayStatus() == ReplayStatus.ORIGINAL ? 201 : 409;
             return Reply.json(status, JsonViews.seat(replayed.seat()))
-                    .withHeader(HttpHeaderNames.LOCATION, SEATS + "/" + replayed.seat().id())
+                    .withHeader(HttpHeaderNames.LOCATION, settings.basePath() + SEATS + "/" + replayed.seat().id())
                     .withHeader(REPLAYED, "true")
                     .withSeat(replayed.seat().id(), false);
         }
@@ -302,7 +314,8 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
 
     private void record(Call call, JournalEntry entry) {
         core.journal().record(call.place(), entry);
-        LOG.debug("{} {} -> {} fault={} committed={}", entry.method(), safePath(entry.path()),
+        LOG.debug("{} {} -> {} fault={} committed={}", entry.method(),
+                call.outside() ? "(outside the base path)" : safePath(entry.path()),
                 entry.status(), entry.fault(), entry.committed());
     }
 
@@ -503,6 +516,15 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
      * Paths are logged, but never query strings; a path longer than a screen line is cut, and control characters
      * (a decoded {@code %0A} would start a forged log line) become {@code ?}.
      */
+    /** A request path as a log line may show it: never the base path, which may hold a secret-looking token. */
+    private String logPath(String path) {
+        if (isAdmin(path)) {
+            return safePath(path);
+        }
+        String apiPath = settings.apiPath(path);
+        return apiPath == null ? "(outside the base path)" : safePath(apiPath);
+    }
+
     private static String safePath(String path) {
         String cut = path.length() > 80 ? path.substring(0, 80) + "..." : path;
         return cut.replaceAll("\\p{Cntrl}", "?");
