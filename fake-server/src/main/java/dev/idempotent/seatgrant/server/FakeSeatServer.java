@@ -61,11 +61,12 @@ public final class FakeSeatServer implements AutoCloseable {
         ExecutorService db = Executors.newFixedThreadPool(DB_THREADS, new DefaultThreadFactory("seat-db", true));
         ServerCore core = new ServerCore(store,
                 new GrantService(store, config.clock(), config.claimLease(), db),
-                new FaultPlanner(config.faultPlan()), new Journal(), config.clock(), db,
+                new FaultPlanner(config.faultPlan()), new Journal(config.journalCapacity()), config.clock(), db,
                 config.replayStatus(), config.requireKey(), config.adminToken(), config.defaultHang().toMillis());
         try {
             HttpEngine engine = HttpEngine.start(config.host(), config.port(), core,
-                    new HttpSettings(config.basePath()));
+                    new HttpSettings(config.basePath(), config.headerTimeout(),
+                            config.bodyTimeout(), config.idleTimeout(), config.maxConnections()));
             return new FakeSeatServer(config, core, engine, spec.description());
         } catch (RuntimeException e) {
             db.shutdownNow();
@@ -108,9 +109,21 @@ public final class FakeSeatServer implements AutoCloseable {
         return storeDescription;
     }
 
-    /** Every seat-API request so far, in arrival order, faulted ones included. */
+    /**
+     * The seat-API requests the journal holds (the last {@link ServerConfig#journalCapacity()}), faulted ones
+     * included, in {@code seq} order: the order their outcomes became known, which is arrival order for requests
+     * sent one after another.
+     */
     public List<JournalEntry> journal() {
         return core.journal().snapshot();
+    }
+
+    /**
+     * The journal's entries with {@code seq > after}, as {@code GET /__admin/requests?after=SEQ} gives them: it stops
+     * before an entry whose response is still being written, so a follower never misses one.
+     */
+    public List<JournalEntry> journal(long after) {
+        return core.journal().after(after);
     }
 
     /** The store's seats, keys and duplicate seats, read now. */
