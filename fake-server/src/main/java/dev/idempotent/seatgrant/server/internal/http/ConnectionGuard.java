@@ -38,6 +38,7 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
     private boolean working;
     private boolean writing;
     private boolean lingering;
+    private boolean discarding;
     private long since = System.nanoTime();
     private ScheduledFuture<?> timer;
     private long timerAt;
@@ -68,7 +69,7 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext context, Object msg) {
-        if (lingering) {
+        if (lingering || discarding) {
             ReferenceCountUtil.release(msg);
             return;
         }
@@ -101,6 +102,16 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
     void writing(boolean isWriting) {
         writing = isWriting;
         changed();
+    }
+
+    /**
+     * Reads and discards whatever the client sends from now on, so that a client that goes away is noticed (its
+     * close is read) although nothing more will be answered: for a connection held by {@code hang-after-commit},
+     * which must not keep a slot under the connection cap after its client has left.
+     */
+    void discardInput() {
+        discarding = true;
+        ctx.channel().config().setAutoRead(true);
     }
 
     /**

@@ -406,6 +406,11 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
             case HANG_AFTER_COMMIT -> {
                 record(call, call.entry(attempt, fault, committed, seatId, null), true);
                 long hold = rule.delayMs() != null ? rule.delayMs() : core.defaultHangMs();
+                // Nothing more is answered on this connection; reading on (and dropping) lets a client's close end
+                // the hang at once, so a departed client frees its place under the connection cap.
+                closing = true;
+                drop();
+                guard.discardInput();
                 // No thread waits here: the handler stays busy (so reads stay off and the guard sets no
                 // deadline) and a timer on the channel's event loop ends the hang.
                 io.netty.util.concurrent.ScheduledFuture<?> end = ctx.executor().schedule(() -> {
