@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -78,6 +79,15 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
             changed();
         }
         context.fireChannelRead(msg);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext context, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent && (lingering || discarding)) {
+            // The client is done: a lingering close has nothing left to drain, and a held connection's client left.
+            context.close();
+        }
+        context.fireUserEventTriggered(evt);
     }
 
     /** The codec has read a whole request head; its body (perhaps empty) follows. */
