@@ -22,6 +22,9 @@ class FetchClientPacketTest {
 
     private static final String CONTRACT = "dev.idempotent.fetch.FetchClientContractTest";
     private static final String RETRY = "dev.idempotent.fetch.FetchClientRetryTest";
+    static final String SECRET_URL = "dev.idempotent.fetch.SecretUrlTest";
+    static final String RETRY_POLICY = "dev.idempotent.fetch.RetryPolicyTest";
+    private static final String SECRET_URL_SOURCE = "dev/idempotent/fetch/SecretUrlTest.java";
     private static final List<String> FROZEN_TESTS = List.of(
             "src/test/java/dev/idempotent/fetch/FetchClientContractTest.java",
             "src/test/java/dev/idempotent/fetch/FetchClientRetryTest.java");
@@ -95,6 +98,29 @@ class FetchClientPacketTest {
 
         assertEquals(List.of(), starterPom.versionsDisagreeingWith(Pom.read(root.resolve("pom.xml"))));
         assertTrue(starterPom.properties().containsKey("wiremock.version"), "the starter pins WireMock");
+    }
+
+    // The Honesty gate's mechanical half: what the interviewer runs includes the secret-URL check, and it
+    // is the module's own test, so a patch that logs the URL is caught by the same code in both places.
+    @Test
+    void theInterviewersTestsAreTheModulesAndPassOnTheReferencePatch() {
+        assertEquals(List.of(), JavaSource.codeDifferences(module.resolve("src/test/java"),
+                packet.resolve("interviewer-tests")).stream().filter(d -> !d.contains("only in " + module)).toList());
+        assertTrue(Files.isRegularFile(packet.resolve("interviewer-tests").resolve(SECRET_URL_SOURCE)));
+        try (StarterRun run = StarterRun.copyOf(starter)) {
+            run.applyPatch(packet.resolve("reference.patch"));
+            plantInterviewerTests(run);
+            TestResults results = run.test(CONTRACT, RETRY, SECRET_URL, RETRY_POLICY);
+            assertTrue(results.allPassed(SECRET_URL), results::summary);
+            assertTrue(results.allPassed(RETRY_POLICY), results::summary);
+            assertTrue(results.allPassed(RETRY), results::summary);
+        }
+    }
+
+    /** Copies the interviewer's extra tests into a starter copy, next to the frozen ones. */
+    static void plantInterviewerTests(StarterRun run) {
+        FileTrees.copy(ProjectRoot.packet("fetch-client").resolve("interviewer-tests"),
+                run.root().resolve("src/test/java"));
     }
 
     @Test
