@@ -34,6 +34,7 @@ class SeatGrantPacketTest {
     private static final String OUTCOMES = "dev.idempotent.seatgrant.worker.fixture.SeatGrantOutcomesTest";
     private static final String FIXTURE = "src/main/java/dev/idempotent/seatgrant/worker/fixture/AgentSeatGrantWorker.java";
     private static final String PATCHED = "src/main/java/dev/idempotent/seatgrant/worker/minimalpatch/AgentSeatGrantWorker.java";
+    private static final String RUN_ONCE_PROBE = "dev.idempotent.seatgrant.worker.fixture.RunOnceProbeTest";
     private static final String OUTCOMES_SOURCE = "dev/idempotent/seatgrant/worker/fixture/SeatGrantOutcomesTest.java";
 
     private final Path root = ProjectRoot.get();
@@ -108,6 +109,22 @@ class SeatGrantPacketTest {
             assertTrue(results.allPassed(OUTCOMES), results::summary);
             assertEquals(5, results.of(OUTCOMES).size(), results::summary);
             assertTrue(results.allPassed(SMOKE), results::summary);
+        }
+    }
+
+    /**
+     * The starter's one-delivery entry point speaks the grading contract (event on stdin, SEATS_BASE_URL,
+     * exit 0 ack, 3 reject, other redeliver) and keeps doing so once a candidate's patch is applied; here the
+     * reference patch, so a 400 ends the delivery at once instead of after five sleeps.
+     */
+    @Test
+    void theEntryPointSpeaksTheGradeContract() {
+        try (StarterRun run = StarterRun.copyOf(starter)) {
+            run.applyPatch(packet.resolve("reference.patch"));
+            FileTrees.copy(root.resolve("docs/src/test/resources/packets/seat-grant/probes"), run.root().resolve("src/test/java"));
+            TestResults results = run.test(RUN_ONCE_PROBE);
+            assertTrue(results.allPassed(RUN_ONCE_PROBE), results::summary);
+            assertEquals(5, results.of(RUN_ONCE_PROBE).size(), results::summary);
         }
     }
 
