@@ -23,7 +23,7 @@ class FetchClientPacketTest {
     private static final String CONTRACT = "dev.idempotent.fetch.FetchClientContractTest";
     private static final String RETRY = "dev.idempotent.fetch.FetchClientRetryTest";
     static final String SECRET_URL = "dev.idempotent.fetch.SecretUrlTest";
-    static final String RETRY_POLICY = "dev.idempotent.fetch.RetryPolicyTest";
+    static final String RETRY_GATES = "dev.idempotent.fetch.RetryGatesTest";
     private static final String SECRET_URL_SOURCE = "dev/idempotent/fetch/SecretUrlTest.java";
     private static final List<String> FROZEN_TESTS = List.of(
             "src/test/java/dev/idempotent/fetch/FetchClientContractTest.java",
@@ -43,6 +43,22 @@ class FetchClientPacketTest {
             assertEquals(Status.FAILED, results.get(RETRY, "retries503ThenSucceeds").status(), results::summary);
             // Not retrying a 404 is what the starter already does; only the missing retry may be red.
             assertEquals(Status.PASSED, results.get(RETRY, "doesNotRetry404").status(), results::summary);
+        }
+    }
+
+    @Test
+    void theInterviewersRetryGatesFailOnTheStarterOnlyWhereItDoesNotRetry() {
+        try (StarterRun run = StarterRun.copyOf(starter)) {
+            plantInterviewerTests(run);
+            TestResults results = run.test(RETRY_GATES);
+            assertEquals(Status.FAILED, results.get(RETRY_GATES, "a429AndA503AreBothRetried").status(), results::summary);
+            assertEquals(Status.FAILED, results.get(RETRY_GATES, "waitsGrowGoThroughTheSleeperAndStopAtThreeAttempts").status(),
+                    results::summary);
+            for (String passing : List.of("aBodyThatIsNotJsonGetsOneAttempt", "aTimeoutGetsOneAttempt")) {
+                assertEquals(Status.PASSED, results.get(RETRY_GATES, passing).status(), results::summary);
+            }
+            assertTrue(results.of(RETRY_GATES).stream().filter(r -> r.method().equals("anyOtherStatusGetsOneAttempt"))
+                    .allMatch(r -> r.status() == Status.PASSED), results::summary);
         }
     }
 
@@ -102,17 +118,17 @@ class FetchClientPacketTest {
 
     // The Honesty gate's mechanical half: what the interviewer runs includes the secret-URL check, and it
     // is the module's own test, so a patch that logs the URL is caught by the same code in both places.
+    // The Retry and Backoff gates' tests are the packet's own: they accept any growing schedule.
     @Test
-    void theInterviewersTestsAreTheModulesAndPassOnTheReferencePatch() {
-        assertEquals(List.of(), JavaSource.codeDifferences(module.resolve("src/test/java"),
-                packet.resolve("interviewer-tests")).stream().filter(d -> !d.contains("only in " + module)).toList());
-        assertTrue(Files.isRegularFile(packet.resolve("interviewer-tests").resolve(SECRET_URL_SOURCE)));
+    void theInterviewersTestsPassOnTheReferencePatchAndSecretUrlTestIsTheModules() {
+        assertEquals(JavaSource.code(module.resolve("src/test/java").resolve(SECRET_URL_SOURCE)),
+                JavaSource.code(packet.resolve("interviewer-tests").resolve(SECRET_URL_SOURCE)));
         try (StarterRun run = StarterRun.copyOf(starter)) {
             run.applyPatch(packet.resolve("reference.patch"));
             plantInterviewerTests(run);
-            TestResults results = run.test(CONTRACT, RETRY, SECRET_URL, RETRY_POLICY);
+            TestResults results = run.test(CONTRACT, RETRY, SECRET_URL, RETRY_GATES);
             assertTrue(results.allPassed(SECRET_URL), results::summary);
-            assertTrue(results.allPassed(RETRY_POLICY), results::summary);
+            assertTrue(results.allPassed(RETRY_GATES), results::summary);
             assertTrue(results.allPassed(RETRY), results::summary);
         }
     }

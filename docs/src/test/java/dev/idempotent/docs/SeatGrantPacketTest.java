@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotent.docs.TestResults.Status;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +31,7 @@ class SeatGrantPacketTest {
 
     private static final String SMOKE = "dev.idempotent.seatgrant.worker.fixture.AgentSeatGrantWorkerSmokeTest";
     private static final String OUTCOMES = "dev.idempotent.seatgrant.worker.fixture.SeatGrantOutcomesTest";
+    static final String SIGNALS = "dev.idempotent.seatgrant.worker.fixture.SeatGrantSignalsTest";
     private static final String FIXTURE = "src/main/java/dev/idempotent/seatgrant/worker/fixture/AgentSeatGrantWorker.java";
     private static final String PATCHED = "src/main/java/dev/idempotent/seatgrant/worker/minimalpatch/AgentSeatGrantWorker.java";
     private static final String RUN_ONCE_PROBE = "dev.idempotent.seatgrant.worker.fixture.RunOnceProbeTest";
@@ -67,7 +67,7 @@ class SeatGrantPacketTest {
     @Test
     void theBareFixtureFailsTheOutcomesItIsMeantToFail() {
         try (StarterRun run = withOutcomeTests()) {
-            TestResults results = run.test(OUTCOMES);
+            TestResults results = run.test(OUTCOMES, SIGNALS);
             // 1 and 4: no structured event; 2: 409 read as an error and retried; 3: a 400 retried and slept on.
             for (String failing : List.of(
                     "outcome1_201ExitsAfterOneAttemptAndRecordsReplayedFalse",
@@ -76,6 +76,12 @@ class SeatGrantPacketTest {
                     "outcome4_503Then201RetriesOnceAndRecordsBothAttemptsUnderOneRequestId")) {
                 assertEquals(Status.FAILED, results.get(OUTCOMES, failing).status(), results::summary);
             }
+            // No key, 409 an error, every client error retried: the signal probes say so too.
+            for (String failing : List.of("everyAttemptCarriesTheRequestIdAsItsKey", "a409IsASuccessAfterOnePost")) {
+                assertEquals(Status.FAILED, results.get(SIGNALS, failing).status(), results::summary);
+            }
+            assertTrue(results.of(SIGNALS).stream().filter(r -> r.method().equals("aClientErrorStopsAtOnce"))
+                    .allMatch(r -> r.status() == Status.FAILED), results::summary);
             // The fixture does throw after five attempts; the seed's outcome 5 is not where it breaks.
             assertEquals(Status.PASSED,
                     results.get(OUTCOMES, "outcome5_fiveRetryableFailuresThrowExhaustedRetriesAndNeverSwallow").status(),
@@ -87,10 +93,11 @@ class SeatGrantPacketTest {
     void theReferencePatchPassesAllFiveOutcomes() {
         try (StarterRun run = withOutcomeTests()) {
             run.applyPatch(packet.resolve("reference.patch"));
-            TestResults results = run.test(SMOKE, OUTCOMES);
+            TestResults results = run.test(SMOKE, OUTCOMES, SIGNALS);
             assertTrue(results.allPassed(SMOKE), results::summary);
             assertTrue(results.allPassed(OUTCOMES), results::summary);
             assertEquals(5, results.of(OUTCOMES).size(), results::summary);
+            assertTrue(results.allPassed(SIGNALS), results::summary);
         }
     }
 
@@ -105,8 +112,9 @@ class SeatGrantPacketTest {
         try (StarterRun run = withOutcomeTests()) {
             run.applyPatch(ProjectRoot.get().resolve("docs/src/test/resources/packets/seat-grant/alternatives")
                     .resolve(alternative + ".patch"));
-            TestResults results = run.test(SMOKE, OUTCOMES);
+            TestResults results = run.test(SMOKE, OUTCOMES, SIGNALS);
             assertTrue(results.allPassed(OUTCOMES), results::summary);
+            assertTrue(results.allPassed(SIGNALS), results::summary);
             assertEquals(5, results.of(OUTCOMES).size(), results::summary);
             assertTrue(results.allPassed(SMOKE), results::summary);
         }
@@ -161,17 +169,20 @@ class SeatGrantPacketTest {
                 "the interviewer's outcome tests must not ship in the starter");
     }
 
-    /** A starter copy with the interviewer's outcome tests planted next to the candidate's smoke test. */
+    /** A starter copy with the interviewer's key tests planted next to the candidate's smoke test. */
     private StarterRun withOutcomeTests() {
         StarterRun run = StarterRun.copyOf(starter);
         try {
-            Path target = run.root().resolve("src/test/java").resolve(OUTCOMES_SOURCE);
-            Files.createDirectories(target.getParent());
-            Files.copy(packet.resolve("key-tests").resolve(OUTCOMES_SOURCE), target);
+            plantKeyTests(run);
             return run;
-        } catch (IOException e) {
+        } catch (RuntimeException e) {
             run.close();
-            throw new UncheckedIOException(e);
+            throw e;
         }
+    }
+
+    /** Copies every key test (the outcomes and the signal probes) into a starter copy's test sources. */
+    static void plantKeyTests(StarterRun run) {
+        FileTrees.copy(ProjectRoot.packet("seat-grant").resolve("key-tests"), run.root().resolve("src/test/java"));
     }
 }
