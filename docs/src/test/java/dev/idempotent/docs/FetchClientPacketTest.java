@@ -141,7 +141,9 @@ class FetchClientPacketTest {
 
     @Test
     void theInterviewerHasThePromptAndTheAnswerKey() throws Exception {
-        for (String document : List.of("PROMPT.md", "answer-key.md", "reference.patch")) {
+        for (String document : List.of("PROMPT.md", "README.md", "answer-key.md", "interviewer-sheet.md", "score.sh",
+                "reference.patch", "interviewer-tests/" + SECRET_URL_SOURCE,
+                "interviewer-tests/dev/idempotent/fetch/RetryGatesTest.java")) {
             Path file = packet.resolve(document);
             assertTrue(Files.isRegularFile(file) && Files.size(file) > 0, "packet lacks " + document);
         }

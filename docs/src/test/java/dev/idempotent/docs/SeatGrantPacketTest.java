@@ -160,8 +160,9 @@ class SeatGrantPacketTest {
 
     @Test
     void theInterviewerHasEveryDocument() throws IOException {
-        for (String document : List.of("PROMPT.md", "rubric.md", "answer-key.md", "failure-modes.md", "reference.patch",
-                "key-tests/" + OUTCOMES_SOURCE)) {
+        for (String document : List.of("PROMPT.md", "README.md", "rubric.md", "answer-key.md", "failure-modes.md",
+                "interviewer-sheet.md", "score.sh", "reference.patch", "key-tests/" + OUTCOMES_SOURCE,
+                "key-tests/dev/idempotent/seatgrant/worker/fixture/SeatGrantSignalsTest.java")) {
             Path file = packet.resolve(document);
             assertTrue(Files.isRegularFile(file) && Files.size(file) > 0, "packet lacks " + document);
         }
