@@ -18,7 +18,7 @@ import java.util.List;
  */
 public final class Journal {
 
-    /** The default bound: ample for any demo or test, about 20 MB at most. */
+    /** The default bound: ample for any demo or test; about 40 MB when full of typical entries (measured). */
     public static final int DEFAULT_CAPACITY = 100_000;
 
     private final JournalEntry[] ring;
