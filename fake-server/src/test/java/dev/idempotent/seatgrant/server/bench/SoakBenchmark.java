@@ -75,7 +75,17 @@ public final class SoakBenchmark {
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
-        new SoakBenchmark(dir, port).run(length);
+        SoakBenchmark soak = new SoakBenchmark(dir, port);
+        try {
+            soak.run(length);
+        } finally {
+            // Whatever happened, nothing this started outlives it: the client loops stop, the server is killed.
+            soak.running.set(false);
+            if (soak.server != null) {
+                soak.server.destroyForcibly();
+            }
+        }
+        System.exit(0);
     }
 
     private void run(Duration length) throws Exception {
@@ -84,7 +94,11 @@ public final class SoakBenchmark {
                 KILL_EVERY_SECONDS);
         startServer();
         Instant started = Instant.now();
-        ExecutorService pool = Executors.newCachedThreadPool();
+        ExecutorService pool = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "soak-client");
+            t.setDaemon(true);
+            return t;
+        });
         for (int i = 0; i < GRANT_CLIENTS; i++) {
             long seed = i;
             pool.submit(() -> loop(() -> keyedGrant(new Random(seed))));
