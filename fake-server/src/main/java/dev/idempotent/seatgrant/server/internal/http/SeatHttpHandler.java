@@ -321,6 +321,11 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
     // ---------------------------------------------------------------- admin API
 
     private void admin(ChannelHandlerContext ctx, FullHttpRequest request, String path, boolean keepAlive) {
+        if (AdminPage.owns(path)) {
+            // The page holds no data, so it needs no token; everything it shows comes through the checks below.
+            respond(ctx, AdminPage.reply(request.method(), path), keepAlive);
+            return;
+        }
         Optional<Reply> denied = adminDenied(ctx, request);
         if (denied.isPresent()) {
             respond(ctx, denied.get(), keepAlive);
