@@ -72,9 +72,14 @@
       }
       control('POST', '/__admin/reset', null, 'The store, the journal and the plan are reset.', forgetAll);
     });
-    el.filter.addEventListener('input', function () {
-      state.filter = el.filter.value.trim().toLowerCase();
-      applyFilter();
+    ['input', 'change'].forEach(function (type) {
+      el.filter.addEventListener(type, function () {
+        var needle = el.filter.value.trim().toLowerCase();
+        if (needle !== state.filter) {
+          state.filter = needle;
+          applyFilter();
+        }
+      });
     });
     el['only-duplicates'].addEventListener('change', function () {
       state.onlyDuplicates = el['only-duplicates'].checked;
@@ -274,39 +279,63 @@
       if (typeof r.seq === 'number') { state.lastSeq = r.seq; }
       state.t0 = Math.min(state.t0, entry.at);
       state.t1 = Math.max(state.t1, entry.at);
-      laneFor(entry).attempts.push(entry);
     });
+    if (fresh) { buildLanes(); }
     return fresh;
   }
 
-  function laneFor(entry) {
-    var id;
-    var lane;
-    if (entry.method === 'POST' && entry.key) {
-      id = 'key\u0000' + entry.key;
-    } else if (entry.workspaceId && entry.userId) {
-      id = 'user\u0000' + entry.workspaceId + '\u0000' + entry.userId;
-    } else {
-      id = 'other';
+  /**
+   * Sorts every entry into its grant's lane. A POST with a key belongs to its key; a keyless POST to its
+   * workspace/user. A read (a list of a user's seats) joins that user's keyless lane, or else the first keyed lane
+   * for that user, so a check-then-post worker's look before it leaps and a verifier's look afterwards both land in
+   * the story of the grant they were about. Rebuilt whole when entries arrive: linear, and cheap at 10,000.
+   */
+  function buildLanes() {
+    var lanes = new Map();
+    var keyedByUser = new Map();
+    function lane(id, kind, entry) {
+      var found = lanes.get(id);
+      if (!found) {
+        found = { id: id, kind: kind, key: kind === 'key' ? entry.key : null, workspaceId: null, userId: null,
+          attempts: [], firstAt: entry.at };
+        lanes.set(id, found);
+      }
+      return found;
     }
-    lane = state.lanes.get(id);
-    if (!lane) {
-      lane = {
-        id: id,
-        kind: id === 'other' ? 'other' : (id.indexOf('key') === 0 ? 'key' : 'user'),
-        key: entry.method === 'POST' && entry.key ? entry.key : null,
-        workspaceId: entry.workspaceId || null,
-        userId: entry.userId || null,
-        attempts: [],
-        firstAt: entry.at
-      };
-      state.lanes.set(id, lane);
-      state.ordered.push(lane);
-      state.ordered.sort(function (a, b) { return a.firstAt - b.firstAt || (a.id < b.id ? -1 : 1); });
-    }
-    if (!lane.workspaceId && entry.workspaceId) { lane.workspaceId = entry.workspaceId; }
-    if (!lane.userId && entry.userId) { lane.userId = entry.userId; }
-    return lane;
+    function user(entry) { return entry.workspaceId + '\u0000' + entry.userId; }
+    var reads = [];
+    state.entries.forEach(function (entry) {
+      var target;
+      if (entry.method === 'POST' && entry.key) {
+        target = lane('key\u0000' + entry.key, 'key', entry);
+        if (entry.workspaceId && entry.userId && !keyedByUser.has(user(entry))) { keyedByUser.set(user(entry), target); }
+      } else if (entry.method === 'POST' && entry.workspaceId && entry.userId) {
+        target = lane('user\u0000' + user(entry), 'user', entry);
+      } else if (entry.workspaceId && entry.userId) {
+        reads.push(entry);
+        return;
+      } else {
+        target = lane('other', 'other', entry);
+      }
+      target.attempts.push(entry);
+    });
+    reads.forEach(function (entry) {
+      var target = lanes.get('user\u0000' + user(entry)) || keyedByUser.get(user(entry))
+        || lane('user\u0000' + user(entry), 'user', entry);
+      target.attempts.push(entry);
+    });
+    var ordered = Array.from(lanes.values());
+    ordered.forEach(function (l) {
+      l.attempts.sort(function (a, b) { return a.at - b.at || a.seq - b.seq; });
+      l.firstAt = l.attempts[0].at;
+      l.attempts.forEach(function (a) {
+        if (!l.workspaceId && a.workspaceId) { l.workspaceId = a.workspaceId; }
+        if (!l.userId && a.userId) { l.userId = a.userId; }
+      });
+    });
+    ordered.sort(function (a, b) { return a.firstAt - b.firstAt || (a.id < b.id ? -1 : 1); });
+    state.lanes = lanes;
+    state.ordered = ordered;
   }
 
   function readDuplicates() {
@@ -356,7 +385,10 @@
   }
 
   function factLine(lane, f) {
-    var parts = [plural(lane.attempts.length, 'attempt'), plural(f.seats, 'seat')];
+    var posts = lane.attempts.filter(function (a) { return a.method === 'POST'; }).length;
+    var parts = [plural(posts, 'attempt')];
+    if (lane.attempts.length > posts) { parts.push(plural(lane.attempts.length - posts, 'read')); }
+    if (!(f.duplicate && f.seats > 1)) { parts.push(plural(f.seats, 'seat')); }
     if (f.replays) { parts.push(plural(f.replays, 'replay')); }
     return parts.join(' · ');
   }
@@ -462,7 +494,7 @@
 
   function labelWidth() {
     var button = el['lane-list'].querySelector('.lane-button');
-    return button ? button.offsetWidth : 340;
+    return button ? button.offsetWidth : 400;
   }
 
   function cssEscape(text) {
@@ -476,6 +508,7 @@
     li.style.top = (index * ROW_PX) + 'px';
     li.dataset.seats = String(f.seats);
     li.dataset.replays = String(f.replays);
+    li.dataset.requests = String(lane.attempts.length);
     li.dataset.duplicate = String(f.duplicate);
 
     var button = document.createElement('button');
@@ -549,17 +582,23 @@
     return !!fault && fault.indexOf('after-commit') > 0;
   }
 
-  function answerWords(a) {
+  /** A seat id cut to fit a diagram's column; the steps below the diagram carry it whole. */
+  function short(id) {
+    return id && id.length > 18 ? id.slice(0, 17) + '\u2026' : id;
+  }
+
+  function answerWords(a, brief) {
+    var seat = brief ? short(a.seatId) : a.seatId;
     if (a.status === null || a.status === undefined) {
       if (a.fault && a.fault.indexOf('reset') === 0) { return 'the connection was reset (fault ' + a.fault + '): no answer'; }
       if (a.fault && a.fault.indexOf('close') === 0) { return 'the connection was closed (fault ' + a.fault + '): no answer'; }
       if (a.fault && a.fault.indexOf('hang') === 0) { return 'nothing came back (fault ' + a.fault + ')'; }
       return 'no answer';
     }
-    var words = String(a.status);
+    var words = String(a.status) + (a.sent === false && !a.fault ? ' (which never fully reached the socket)' : '');
     if (a.fault) { return words + ' (fault ' + a.fault + ')'; }
-    if (isReplay(a)) { return words + ' replay of seat ' + a.seatId; }
-    if (a.committed) { return words + ' Created, seat ' + a.seatId; }
+    if (isReplay(a)) { return words + ' replay of seat ' + seat; }
+    if (a.committed) { return words + ' Created, seat ' + seat; }
     return words;
   }
 
@@ -572,12 +611,14 @@
       store = 'the store already held seat ' + a.seatId + ' for this key';
     } else if (a.fault && !afterCommit(a.fault)) {
       store = 'the fault struck before the store: nothing written';
+    } else if (a.method !== 'POST') {
+      store = 'a read of this user\'s seats';
     } else {
       store = 'nothing written';
     }
     var back = answerWords(a);
     var lost = a.committed && a.fault ? ' — the worker never learned the seat was made' : '';
-    return 'Attempt ' + a.attempt + ' at ' + clock(a.at) + ' (+' + ((a.at - state.t0) / 1000).toFixed(2) + ' s): '
+    return (a.method === 'POST' ? 'Attempt ' + a.attempt : 'A read') + ' at ' + clock(a.at) + ' (+' + ((a.at - state.t0) / 1000).toFixed(2) + ' s): '
       + who + '; ' + store + '; back came ' + back + lost + '.';
   }
 
@@ -666,7 +707,7 @@
     var svg = svgEl('svg', { width: width, role: 'presentation' });
     var body = [];
     attempts.forEach(function (a) {
-      body.push({ kind: 'when', y: y, text: 'attempt ' + a.attempt + ' · ' + clock(a.at) });
+      body.push({ kind: 'when', y: y, text: (a.method === 'POST' ? 'attempt ' + a.attempt : 'read') + ' · ' + clock(a.at) });
       y += 16;
       body.push({ kind: 'arrow', y: y, from: X.worker, to: X.server, cls: '',
         text: a.method + ' ' + a.path + (a.key ? ' · Idempotency-Key ' + a.key : (a.method === 'POST' ? ' · no key' : '')) });
@@ -676,8 +717,8 @@
         body.push({ kind: 'arrow', y: y, from: X.server, to: X.store, cls: '',
           text: a.key ? 'claim key, write seat' : 'write seat' });
         y += step;
-        var stored = a.committed ? { cls: 'committed', text: 'committed seat ' + a.seatId }
-          : (isReplay(a) ? { cls: 'replay', text: 'key done: seat ' + a.seatId + ' exists' } : { cls: '', text: 'nothing written' });
+        var stored = a.committed ? { cls: 'committed', text: 'committed seat ' + short(a.seatId) }
+          : (isReplay(a) ? { cls: 'replay', text: 'key done: seat ' + short(a.seatId) + ' exists' } : { cls: '', text: 'nothing written' });
         body.push({ kind: 'arrow', y: y, from: X.store, to: X.server, cls: stored.cls, text: stored.text });
         y += step;
       } else if (a.fault) {
@@ -685,7 +726,7 @@
         y += step;
       }
       var lost = !!a.fault;
-      var back = a.committed && lost ? answerWords(a) + ': seat made, answer lost' : answerWords(a);
+      var back = a.committed && lost ? answerWords(a) + ': seat made, answer lost' : answerWords(a, true);
       body.push({ kind: 'arrow', y: y, from: X.server, to: X.worker, cls: lost ? 'lost' : (isReplay(a) ? 'replay' : (a.committed ? 'committed' : '')),
         text: back });
       y += step + 8;
