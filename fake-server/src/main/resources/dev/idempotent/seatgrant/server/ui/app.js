@@ -33,7 +33,8 @@
     onlyDuplicates: false,
     t0: Infinity,        // earliest and latest journal time, in ms
     t1: -Infinity,
-    summary: null,       // the last ledger and plan, as text, to skip redrawing when nothing changed
+    summary: null,
+    generation: 0,       // bumped by a reset, so a poll that was out during it is thrown away       // the last ledger and plan, as text, to skip redrawing when nothing changed
     timer: null,
     busy: false
   };
@@ -43,7 +44,7 @@
   function $(id) { return document.getElementById(id); }
 
   function init() {
-    ['connection', 'token-form', 'token-input', 'token-why', 'ledger-seats', 'ledger-keys', 'ledger-duplicates',
+    ['connection', 'updated', 'token-form', 'token-input', 'token-why', 'ledger-seats', 'ledger-keys', 'ledger-duplicates',
       'ledger-duplicates-box', 'ledger-requests', 'ledger-plan', 'scenario-form', 'scenario-select', 'clear-plan',
       'reset-store', 'control-result', 'filter', 'only-duplicates', 'lane-count', 'axis', 'lanes', 'lanes-spacer',
       'lane-list', 'empty', 'story', 'story-heading', 'story-summary', 'story-diagram', 'story-steps', 'story-close'
@@ -150,6 +151,7 @@
     if (state.busy) { return; }
     if (document.hidden) { schedule(); return; }
     state.busy = true;
+    var generation = state.generation;
     // Ask from one before the last entry seen: if that entry is gone, the journal was reset behind our back.
     var after = state.lastSeq === null ? 0 : Math.max(0, state.lastSeq - 1);
     Promise.all([
@@ -157,6 +159,12 @@
       api('GET', '/__admin/ledger', null),
       api('GET', '/__admin/faults', null)
     ]).then(function (results) {
+      if (generation !== state.generation) {
+        // The page reset the server while this poll was out: what it read may predate the reset.
+        state.busy = false;
+        pollNow();
+        return;
+      }
       var journal = results[0] || { requests: [] };
       var requests = Array.isArray(journal.requests) ? journal.requests : [];
       if (state.lastSeq !== null && state.lastSeq > 0 && !requests.some(function (r) { return r.seq === state.lastSeq; })) {
@@ -164,10 +172,6 @@
         state.busy = false;
         pollNow();
         return;
-      }
-      if (requests.length && typeof requests[0].seq !== 'number') {
-        // A server without journal sequence numbers: re-read it whole each time.
-        forgetEntries();
       }
       var fresh = absorb(requests);
       var summary = JSON.stringify([results[1], results[2]]);
@@ -179,8 +183,8 @@
         refreshLanes();
       }
       el['token-form'].hidden = true;
-      setConnection('Live: following the admin API every ' + (POLL_MS / 1000) + ' s. Last update '
-        + clock(Date.now()) + '.', false);
+      setConnection('Live: following the admin API every ' + (POLL_MS / 1000) + ' s.', false);
+      el.updated.textContent = 'Last update ' + clock(Date.now()) + '.';
       state.busy = false;
       schedule();
     }).catch(function (err) {
@@ -223,8 +227,9 @@
     });
   }
 
+  /** Says how the page is connected; only a change is written, so the live region speaks only on a change. */
   function setConnection(text, bad) {
-    el.connection.textContent = text;
+    if (el.connection.textContent !== text) { el.connection.textContent = text; }
     el.connection.classList.toggle('error', bad);
   }
 
@@ -240,6 +245,7 @@
   }
 
   function forgetAll() {
+    state.generation++;
     forgetEntries();
     state.ledger = null;
     state.summary = null;
