@@ -4,11 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -111,6 +120,48 @@ class AdminPageTest {
         assertTrue(post.headers().firstValue("Content-Type").orElseThrow().startsWith("application/problem+json"));
 
         assertEquals(404, send("GET", "/__admin/ui/nothing.js").statusCode());
+    }
+
+    @Test
+    void serveNamesThePageAfterItsListeningUrl() throws Exception {
+        Process process = JavaProcess.start(Main.class, List.of(), List.of("serve", "--port", "0", "--db", "mem"),
+                ProcessBuilder.Redirect.DISCARD);
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            String line = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return out.readLine();
+                } catch (IOException e) {
+                    return null;
+                }
+            }).get(60, TimeUnit.SECONDS);
+
+            Matcher m = Pattern.compile("^fake-server listening on (http://\\S+) \\(.*; page: (http://\\S+)\\)$")
+                    .matcher(String.valueOf(line));
+            assertTrue(m.matches(), line);
+            assertEquals(URI.create(m.group(1)).resolve("/__admin/ui").toString(), m.group(2));
+            HttpResponse<String> page = CLIENT.send(HttpRequest.newBuilder(URI.create(m.group(2)))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, page.statusCode());
+            assertTrue(page.body().contains("<title>fake-server: the incident, drawn</title>"));
+        } finally {
+            process.destroyForcibly();
+            assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void reproduceAgainstAServerNamesItsPageOnStderr() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.run(new String[] {"reproduce", "--server", server.baseUri().toString(), "--variant", "answer-key",
+                "--events", "1"}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        String stderr = err.toString(StandardCharsets.UTF_8);
+        // This server wants a token the lab was not given, so the run itself fails; the page is named first.
+        assertEquals(1, exit, stderr);
+        assertTrue(stderr.startsWith("reproduce: watch it live at " + server.baseUri() + "__admin/ui" + System.lineSeparator()),
+                stderr);
     }
 
     @Test
