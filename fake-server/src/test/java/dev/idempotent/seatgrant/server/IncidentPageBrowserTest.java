@@ -64,7 +64,11 @@ class IncidentPageBrowserTest {
     }
 
     private WebDriver browser() {
-        HeadlessChromium chromium = HeadlessChromium.start(1400, 1000);
+        return browser(1000);
+    }
+
+    private WebDriver browser(int height) {
+        HeadlessChromium chromium = HeadlessChromium.start(1400, height);
         toClose.add(chromium);
         return chromium.driver();
     }
@@ -72,7 +76,8 @@ class IncidentPageBrowserTest {
     @Test
     void theIncidentThenTheFixThenAReset() throws Exception {
         FakeSeatServer server = server(ServerConfig.builder().faultPlan(FaultPlan.scenario("incident")).build());
-        WebDriver page = browser();
+        // Short enough that the screenshots (the docs' images) hold the page and little white below it.
+        WebDriver page = browser(820);
         page.get(server.baseUri() + "__admin/ui");
         awaitLive(page);
         await(page, "the plan to be named", d -> text(d, "ledger-plan").startsWith("scenario incident"));

@@ -463,7 +463,7 @@
 
   /** Where a time sits on a track, in percent, leaving room at both ends for a mark's width. */
   function position(at) {
-    return 3 + 94 * (at - state.t0) / span();
+    return 4 + 88 * (at - state.t0) / span();
   }
 
   function renderAxis() {
@@ -568,7 +568,8 @@
 
   /** A mark's class and text: a symbol and a status, so the colour is never the only signal. */
   function markLook(a) {
-    var answer = a.status !== null && a.status !== undefined ? String(a.status) : faultShort(a.fault);
+    var answer = (a.method === 'POST' ? '' : a.method + ' ')
+      + (a.status !== null && a.status !== undefined ? String(a.status) : faultShort(a.fault));
     if (a.committed && a.fault) { return { cls: 'committed faulted', text: '\u2713' + answer + '\u26A1' }; }
     if (a.committed) { return { cls: 'committed', text: '\u2713' + answer }; }
     if (isReplay(a)) { return { cls: 'replay', text: '\u21BA' + answer }; }
