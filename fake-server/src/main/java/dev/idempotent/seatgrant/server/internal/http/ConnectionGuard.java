@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -38,6 +39,7 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
     private boolean working;
     private boolean writing;
     private boolean lingering;
+    private boolean discarding;
     private long since = System.nanoTime();
     private ScheduledFuture<?> timer;
     private long timerAt;
@@ -68,7 +70,7 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext context, Object msg) {
-        if (lingering) {
+        if (lingering || discarding) {
             ReferenceCountUtil.release(msg);
             return;
         }
@@ -77,6 +79,15 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
             changed();
         }
         context.fireChannelRead(msg);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext context, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent && (lingering || discarding)) {
+            // The client is done: a lingering close has nothing left to drain, and a held connection's client left.
+            context.close();
+        }
+        context.fireUserEventTriggered(evt);
     }
 
     /** The codec has read a whole request head; its body (perhaps empty) follows. */
@@ -101,6 +112,16 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
     void writing(boolean isWriting) {
         writing = isWriting;
         changed();
+    }
+
+    /**
+     * Reads and discards whatever the client sends from now on, so that a client that goes away is noticed (its
+     * close is read) although nothing more will be answered: for a connection held by {@code hang-after-commit},
+     * which must not keep a slot under the connection cap after its client has left.
+     */
+    void discardInput() {
+        discarding = true;
+        ctx.channel().config().setAutoRead(true);
     }
 
     /**

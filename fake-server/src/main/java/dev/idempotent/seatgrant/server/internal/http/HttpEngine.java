@@ -62,6 +62,8 @@ public final class HttpEngine implements AutoCloseable {
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 2048)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                // A client may send its requests and then shut its side down; it still gets every answer.
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {

@@ -19,6 +19,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -77,6 +78,7 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
     private final Deque<Object> queue = new ArrayDeque<>();
     private boolean busy;
     private boolean closing;
+    private boolean inputClosed;
 
     SeatHttpHandler(ServerCore core, HttpSettings settings, ConnectionGuard guard) {
         this.core = core;
@@ -119,6 +121,18 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            // The client sent all it will send: answer what is queued, then close.
+            inputClosed = true;
+            if (!busy) {
+                ctx.close();
+            }
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closing = true;
         drop();
@@ -131,6 +145,10 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
         if (msg == null || closing) {
             busy = false;
             guard.working(false);
+            if (inputClosed && !closing) {
+                ctx.close();
+                return;
+            }
             if (!closing && ctx.channel().isActive()) {
                 ctx.channel().config().setAutoRead(true);
             }
@@ -406,6 +424,11 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
             case HANG_AFTER_COMMIT -> {
                 record(call, call.entry(attempt, fault, committed, seatId, null), true);
                 long hold = rule.delayMs() != null ? rule.delayMs() : core.defaultHangMs();
+                // Nothing more is answered on this connection; reading on (and dropping) lets a client's close end
+                // the hang at once, so a departed client frees its place under the connection cap.
+                closing = true;
+                drop();
+                guard.discardInput();
                 // No thread waits here: the handler stays busy (so reads stay off and the guard sets no
                 // deadline) and a timer on the channel's event loop ends the hang.
                 io.netty.util.concurrent.ScheduledFuture<?> end = ctx.executor().schedule(() -> {
