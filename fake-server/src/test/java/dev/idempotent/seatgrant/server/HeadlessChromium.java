@@ -60,7 +60,15 @@ final class HeadlessChromium implements AutoCloseable {
                 .usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort()
                 .build();
+        // Selenium Manager unpacks itself into ~/.cache/selenium before it does anything; that folder appearing is
+        // the sign it ran (and could have tried to download a browser), which the named binaries must prevent.
+        Path managerCache = Path.of(System.getProperty("user.home"), ".cache", "selenium");
+        boolean cacheBefore = Files.exists(managerCache);
         ChromeDriver driver = new ChromeDriver(service, options);
+        if (!cacheBefore && Files.exists(managerCache)) {
+            driver.quit();
+            throw new AssertionError("Selenium Manager ran; the browser test must use only the named binaries");
+        }
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60));
         driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
         return new HeadlessChromium(driver, profile);

@@ -258,6 +258,7 @@ class IncidentPageBrowserTest {
 
     @Test
     void tenThousandJournalEntriesStayUsable() throws Exception {
+        WebDriver page = browser();
         FakeSeatServer server = server(ServerConfig.builder().build());
         // 10,000 grants straight to the seat API, a hundred at a time.
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -275,7 +276,6 @@ class IncidentPageBrowserTest {
         }
         assertEquals(10_000, server.journal().size());
 
-        WebDriver page = browser();
         long started = System.nanoTime();
         page.get(server.baseUri() + "__admin/ui");
         await(page, "10,000 lanes", d -> text(d, "lane-count").equals("Showing 10000 lanes of 10000."));
