@@ -17,6 +17,7 @@
   var OVERSCAN = 6;
   var TOKEN_KEY = 'fake-server-admin-token';
   var MAX_STORY_ATTEMPTS = 200;
+  var MAX_ENTRIES = 100000;   // the server's default journal bound: a page left open for days stays bounded too
   var SVG_NS = 'http://www.w3.org/2000/svg';
 
   var state = {
@@ -286,6 +287,10 @@
       state.t0 = Math.min(state.t0, entry.at);
       state.t1 = Math.max(state.t1, entry.at);
     });
+    if (state.entries.length > MAX_ENTRIES) {
+      state.entries.splice(0, state.entries.length - MAX_ENTRIES);
+      state.t0 = state.entries.reduce(function (min, e) { return Math.min(min, e.at); }, Infinity);
+    }
     if (fresh) { buildLanes(); }
     return fresh;
   }

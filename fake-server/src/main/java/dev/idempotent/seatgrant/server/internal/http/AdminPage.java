@@ -9,7 +9,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -36,9 +35,11 @@ final class AdminPage {
 
     private record Asset(byte[] body, String contentType) { }
 
+    private static final Asset PAGE = new Asset(page(), "text/html; charset=utf-8");
+
     private static final Map<String, Asset> ASSETS = Map.of(
-            PATH, new Asset(page(), "text/html; charset=utf-8"),
-            PATH + "/", new Asset(page(), "text/html; charset=utf-8"),
+            PATH, PAGE,
+            PATH + "/", PAGE,
             PATH + "/app.js", new Asset(read("app.js"), "text/javascript; charset=utf-8"),
             PATH + "/app.css", new Asset(read("app.css"), "text/css; charset=utf-8"),
             PATH + "/icon.svg", new Asset(read("icon.svg"), "image/svg+xml"));
@@ -57,11 +58,11 @@ final class AdminPage {
             return Problems.problem(405, "method-not-allowed", "the page is read with GET")
                     .withHeader(HttpHeaderNames.ALLOW, "GET");
         }
-        Optional<Asset> asset = Optional.ofNullable(ASSETS.get(path));
-        if (asset.isEmpty()) {
+        Asset asset = ASSETS.get(path);
+        if (asset == null) {
             return Problems.problem(404, "not-found", "no such page asset");
         }
-        Reply reply = new Reply(200, new DefaultHttpHeaders(), asset.get().body(), asset.get().contentType(), false, null);
+        Reply reply = new Reply(200, new DefaultHttpHeaders(), asset.body(), asset.contentType(), false, null);
         return reply.withHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY)
                 .withHeader("X-Content-Type-Options", "nosniff")
                 .withHeader("Referrer-Policy", "no-referrer")
