@@ -170,6 +170,21 @@ class HostileInputTest extends SharedServerTest {
     }
 
     @Test
+    void aBodyCutShortByAHalfCloseIsNeverServedEvenWhenWhatArrivedIsValidJson() throws Exception {
+        try (RawConnection c = new RawConnection(server.baseUri(), 10_000)) {
+            c.send("POST /v1/seats HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: "
+                    + (Http.BODY.length() + 20) + "\r\n\r\n" + Http.BODY);
+            c.socket().shutdownOutput();
+
+            RawConnection.Response r = c.read();
+            if (r != null) {
+                assertProblem(r, 400, "malformed-request");
+            }
+            assertTrue(r == null || c.closedByServer());
+        }
+    }
+
+    @Test
     void aKeyWithASpaceIsRefused() throws Exception {
         assertProblem(exchange(Wire.seatPost("a b", Http.BODY)), 400, "invalid-idempotency-key");
         assertFalse(server.journal().isEmpty());

@@ -159,6 +159,10 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
         try {
             if (msg instanceof Refusal refusal) {
                 refuse(ctx, refusal);
+            } else if (((FullHttpRequest) msg).decoderResult().isFailure()) {
+                // A request cut short (its client shut down mid-body): never served, whatever its bytes so far say.
+                refuse(ctx, new Refusal(400, "malformed-request", "the request ended before its body was complete",
+                        null, null));
             } else {
                 serve(ctx, (FullHttpRequest) msg);
             }
