@@ -177,7 +177,7 @@ public final class ServeCommand {
             stopped.countDown();
         }, "fake-server-shutdown"));
         out.println("fake-server listening on " + server.baseUri() + " (store: " + server.storeDescription()
-                + "; faults: " + options.faultSource() + ")");
+                + "; faults: " + options.faultSource() + "; page: " + server.baseUri().resolve("/__admin/ui") + ")");
         out.flush();
         try {
             stopped.await();

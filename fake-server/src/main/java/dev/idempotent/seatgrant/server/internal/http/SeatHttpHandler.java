@@ -484,6 +484,11 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
     // ---------------------------------------------------------------- admin API
 
     private void admin(ChannelHandlerContext ctx, FullHttpRequest request, UriParts uri, boolean keepAlive) {
+        if (AdminPage.owns(uri.path())) {
+            // The page holds no data, so it needs no token; everything it shows comes through the checks below.
+            respond(ctx, AdminPage.reply(request.method(), uri.path()), keepAlive, 0);
+            return;
+        }
         Optional<Reply> denied = adminDenied(ctx, request);
         if (denied.isPresent()) {
             respond(ctx, denied.get(), keepAlive, 0);
