@@ -44,7 +44,7 @@ public class AgentSeatGrantWorker {
     private final Delay delay;
 
     public AgentSeatGrantWorker(URI baseUri, Delay delay) {
-        this.seatsUri = baseUri.resolve("/v1/seats");
+        this.seatsUri = URI.create(baseUri.toString().replaceAll("/+$", "") + "/v1/seats");
         this.delay = delay;
     }
 

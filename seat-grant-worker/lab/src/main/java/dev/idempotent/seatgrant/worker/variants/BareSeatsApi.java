@@ -29,10 +29,11 @@ final class BareSeatsApi {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private final URI baseUri;
+    // Appended, not resolved: "/v1/seats" resolved against http://host/t/tok_x would drop the base's path.
+    private final String seatsUrl;
 
     BareSeatsApi(URI baseUri) {
-        this.baseUri = baseUri;
+        this.seatsUrl = baseUri.toString().replaceAll("/+$", "") + "/v1/seats";
     }
 
     /** POST /v1/seats without an Idempotency-Key: the server cannot tell a resend from a new grant. */
@@ -48,7 +49,7 @@ final class BareSeatsApi {
     /** GET /v1/seats?workspaceId=&userId=: whether a seat exists for this pair right now. */
     boolean seatExists(SeatRequested event) throws IOException, InterruptedException {
         String query = "workspaceId=" + encode(event.workspaceId()) + "&userId=" + encode(event.userId());
-        Response res = send(HttpRequest.newBuilder(baseUri.resolve("/v1/seats?" + query)).GET().build());
+        Response res = send(HttpRequest.newBuilder(URI.create(seatsUrl + "?" + query)).GET().build());
         if (!res.ok()) {
             throw new IOException("list_failed:" + res.status());
         }
@@ -59,7 +60,7 @@ final class BareSeatsApi {
     private HttpRequest.Builder grantRequest(SeatRequested event) throws JsonProcessingException {
         String body = MAPPER.writeValueAsString(
                 Map.of("workspaceId", event.workspaceId(), "userId", event.userId(), "role", "member"));
-        return HttpRequest.newBuilder(baseUri.resolve("/v1/seats"))
+        return HttpRequest.newBuilder(URI.create(seatsUrl))
                 .header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
     }

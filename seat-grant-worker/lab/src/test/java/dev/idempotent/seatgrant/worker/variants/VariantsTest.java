@@ -2,6 +2,8 @@ package dev.idempotent.seatgrant.worker.variants;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.absent;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
@@ -14,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.idempotent.seatgrant.worker.SeatRequested;
 import dev.idempotent.seatgrant.worker.testing.FakeTime;
 import java.net.URI;
@@ -26,6 +29,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The failure-mode variants do exactly the one wrong thing each is named for, over real sockets. The lab in
@@ -131,6 +136,36 @@ class VariantsTest {
         assertEquals(Set.of("req_3", "req_4", "req_5"), keyed,
                 "only 409-is-failure, the minimal patch and the answer key send the key");
         assertTrue(Variant.byName("retry-harder").isEmpty());
+    }
+
+    /**
+     * Issue 11's contract: the worker appends {@code /v1/seats} to {@code SEATS_BASE_URL}, so a base with a path
+     * (the grader's secret-looking prefix) keeps it, with or without a trailing slash. WireMock answers only under
+     * the prefix; a worker that resolved {@code "/v1/seats"} against the host would reach the root, get a 404 and
+     * fail here.
+     */
+    @ParameterizedTest
+    @EnumSource(Variant.class)
+    void everyVariantAppendsTheSeatsPathToTheBasePath(Variant variant) throws Exception {
+        String prefix = "/t/tok_x";
+        wm.stubFor(get(urlPathEqualTo(prefix + "/v1/seats")).willReturn(okJson("{\"seats\":[]}")));
+        wm.stubFor(post(urlPathEqualTo(prefix + "/v1/seats")).willReturn(aResponse().withStatus(201)
+                .withHeader("Content-Type", "application/json").withBody(SEAT)));
+
+        List<String> bases = List.of(wm.baseUrl() + prefix, wm.baseUrl() + prefix + "/");
+        for (int i = 0; i < bases.size(); i++) {
+            SeatRequested event = new SeatRequested("req_" + i, "ws_1", "u_1");
+            assertEquals(GrantHandler.Handled.GRANTED,
+                    variant.create(URI.create(bases.get(i)), time, e -> { }).handle(event), bases.get(i));
+        }
+
+        wm.verify(bases.size(), postRequestedFor(urlPathEqualTo(prefix + "/v1/seats")));
+        List<String> urls = wm.findAll(anyRequestedFor(anyUrl())).stream().map(LoggedRequest::getUrl).toList();
+        assertTrue(urls.stream().allMatch(u -> u.startsWith(prefix + "/v1/seats")), urls.toString());
+        if (variant == Variant.CHECK_THEN_POST) {
+            wm.verify(bases.size(), getRequestedFor(urlPathEqualTo(prefix + "/v1/seats"))
+                    .withQueryParam("workspaceId", equalTo("ws_1")).withQueryParam("userId", equalTo("u_1")));
+        }
     }
 
     private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder okJson(String body) {
