@@ -20,7 +20,7 @@ class SeatGrantConfigTest {
         assertEquals(Duration.ofMillis(100), c.baseDelay());
         assertEquals(Duration.ofSeconds(2), c.maxDelay());
         assertEquals(Duration.ofSeconds(10), c.retryAfterCap());
-        assertEquals(Duration.ofSeconds(30), c.deadline());
+        assertEquals(Duration.ofSeconds(30), c.callTimeout());
         assertEquals(Duration.ofSeconds(5), c.requestTimeout());
         assertEquals(Duration.ofSeconds(2), c.connectTimeout());
     }
@@ -29,9 +29,9 @@ class SeatGrantConfigTest {
     void buildCopiesSoReusingTheBuilderChangesNothingBuilt() {
         SeatGrantConfig.Builder b = SeatGrantConfig.builder(BASE).maxAttempts(3);
         SeatGrantConfig first = b.build();
-        b.maxAttempts(7).deadline(Duration.ofSeconds(1));
+        b.maxAttempts(7).callTimeout(Duration.ofSeconds(1));
         assertEquals(3, first.maxAttempts());
-        assertEquals(Duration.ofSeconds(30), first.deadline());
+        assertEquals(Duration.ofSeconds(30), first.callTimeout());
         assertEquals(7, b.build().maxAttempts());
     }
 
@@ -51,7 +51,7 @@ class SeatGrantConfigTest {
     @Test
     void rejectsBadSettings() {
         assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.builder(BASE).maxAttempts(0).build());
-        assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.builder(BASE).deadline(Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.builder(BASE).callTimeout(Duration.ZERO));
         assertThrows(IllegalArgumentException.class,
                 () -> SeatGrantConfig.builder(BASE).baseDelay(Duration.ofSeconds(3)).build());
         assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.defaults(URI.create("ftp://x")));

@@ -23,7 +23,7 @@ enum Implementation {
         @Override
         Observed run(URI baseUri, FakeTime time, CapturedEvents events, SeatRequested event, Duration deadline) {
             SeatGrantWorker worker = new SeatGrantWorker(
-                    SeatGrantConfig.builder(baseUri).deadline(deadline).build(), time, time);
+                    SeatGrantConfig.builder(baseUri).callTimeout(deadline).build(), time, time);
             try {
                 GrantOutcome outcome = worker.handle(event);
                 String kind = outcome instanceof GrantOutcome.Replayed ? "replayed" : "granted";
