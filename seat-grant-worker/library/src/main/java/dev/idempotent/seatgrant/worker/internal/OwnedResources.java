@@ -5,7 +5,10 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,6 +36,7 @@ public final class OwnedResources implements Scheduler, AutoCloseable {
     private final int id = WORKERS.incrementAndGet();
     private final ExecutorService httpExecutor;
     private final HttpClient client;
+    private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
     private ScheduledExecutorService timer;
     private boolean closed;
 
@@ -44,7 +48,7 @@ public final class OwnedResources implements Scheduler, AutoCloseable {
      */
     public OwnedResources(boolean ownClient, Duration connectTimeout) {
         if (ownClient) {
-            this.httpExecutor = Executors.newCachedThreadPool(daemon("seat-grant-" + id + "-http-"));
+            this.httpExecutor = Executors.newCachedThreadPool(daemon("seat-grant-" + id + "-http-", threads));
             this.client = SeatsApi.newClient(connectTimeout, httpExecutor);
         } else {
             this.httpExecutor = null;
@@ -65,7 +69,7 @@ public final class OwnedResources implements Scheduler, AutoCloseable {
                 return CompletableFuture.failedFuture(new IllegalStateException("worker is closed"));
             }
             if (timer == null) {
-                timer = Executors.newSingleThreadScheduledExecutor(daemon("seat-grant-" + id + "-timer-"));
+                timer = Executors.newSingleThreadScheduledExecutor(daemon("seat-grant-" + id + "-timer-", threads));
             }
             t = timer;
         }
@@ -102,6 +106,10 @@ public final class OwnedResources implements Scheduler, AutoCloseable {
             if (httpExecutor != null) {
                 httpExecutor.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
             }
+            // An executor reports termination a moment before its last thread has returned; wait for that too.
+            for (Thread t2 : List.copyOf(threads)) {
+                t2.join(CLOSE_WAIT.toMillis());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -127,11 +135,23 @@ public final class OwnedResources implements Scheduler, AutoCloseable {
         }
     }
 
-    private static ThreadFactory daemon(String prefix) {
+    /**
+     * Daemon threads that leave {@code threads} as they end, so close() can wait for the rest. Static, and holding
+     * nothing but the set: the JDK's client keeps its executor (and so this factory) reachable from its selector
+     * thread, and on Java 17 that thread only ends once nothing reachable from it leads back to the client.
+     */
+    private static ThreadFactory daemon(String prefix, Set<Thread> threads) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
-            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            Thread t = new Thread(() -> {
+                try {
+                    r.run();
+                } finally {
+                    threads.remove(Thread.currentThread());
+                }
+            }, prefix + n.incrementAndGet());
             t.setDaemon(true);
+            threads.add(t);
             return t;
         };
     }
