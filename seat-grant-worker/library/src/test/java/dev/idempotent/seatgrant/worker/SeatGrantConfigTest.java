@@ -2,7 +2,10 @@ package dev.idempotent.seatgrant.worker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.time.Duration;
@@ -42,6 +45,27 @@ class SeatGrantConfigTest {
     }
 
     @Test
+    void toBuilderKeepsTheClientTheCustomizerAndTheListener() {
+        java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+                .followRedirects(java.net.http.HttpClient.Redirect.NEVER).build();
+        java.util.function.Consumer<java.net.http.HttpRequest.Builder> customizer = r -> r.header("Authorization", "x");
+        GrantListener listener = new GrantListener() { };
+        SeatGrantConfig c = SeatGrantConfig.builder(BASE).httpClient(client).requestCustomizer(customizer)
+                .listener(listener).build();
+        SeatGrantConfig copy = c.toBuilder().build();
+        assertEquals(c, copy);
+        assertEquals(c.hashCode(), copy.hashCode());
+        assertSame(client, copy.httpClient().orElseThrow());
+        assertSame(customizer, copy.requestCustomizer());
+        assertSame(listener, copy.listener());
+        assertEquals(java.util.Optional.empty(), SeatGrantConfig.defaults(BASE).httpClient());
+        assertSame(GrantListener.NONE, SeatGrantConfig.defaults(BASE).listener());
+        assertTrue(c.toString().contains("httpClient=caller's"), c.toString());
+        assertTrue(SeatGrantConfig.defaults(BASE).toString().contains("httpClient=own"));
+        assertNotEquals(c, SeatGrantConfig.builder(BASE).httpClient(client).requestCustomizer(customizer).build());
+    }
+
+    @Test
     void toStringHasNoUrl() {
         SeatGrantConfig c = SeatGrantConfig.defaults(URI.create("https://api.example.internal/v1?token=abc"));
         assertFalse(c.toString().contains("example"), c.toString());
@@ -68,5 +92,23 @@ class SeatGrantConfigTest {
         assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req_1", " ", "u"));
         assertThrows(NullPointerException.class, () -> new SeatRequested("req_1", "ws", null));
         assertEquals(255, new SeatRequested("x".repeat(255), "ws", "u").requestId().length());
+    }
+
+    @Test
+    void seatRequestedRefusesPaddedIdsAndKeepsInnerSpaces() {
+        for (String padded : new String[] {" lead", "trail ", "\tws", "ws\n", "\u2003ws"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new SeatRequested("req_1", padded, "u"), padded);
+            assertFalse(e.getMessage().contains(padded.strip()), "the message names the rule, never the value");
+            assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req_1", "ws", padded), padded);
+        }
+        assertEquals("Ada Lovelace", new SeatRequested("req_1", "ws", "Ada Lovelace").userId());
+        assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req_1", "w".repeat(256), "u"));
+        assertEquals(255, new SeatRequested("req_1", "w".repeat(255), "u").workspaceId().length());
+        assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req_1", "w\u0000s", "u"));
+        assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req_1", "ws", "u\ud800"));
+        assertEquals("\ud83d\ude00", new SeatRequested("req_1", "ws", "\ud83d\ude00").userId());
+        assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req\u007f", "ws", "u"));
+        assertEquals("!~", new SeatRequested("!~", "ws", "u").requestId());
     }
 }
