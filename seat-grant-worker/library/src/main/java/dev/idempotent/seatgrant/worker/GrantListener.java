@@ -58,7 +58,7 @@ public interface GrantListener {
          */
         CANCELLED;
 
-        /** The lower-case name the log events use, for example {@code granted}. */
+        /** {@return the lower-case name the log events use, for example {@code granted}} */
         public String logName() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
@@ -79,7 +79,18 @@ public interface GrantListener {
     record AttemptEvent(String requestId, int attempt, Outcome outcome, OptionalInt status, Optional<String> seatId,
             Optional<Duration> delay, String reason, Optional<String> error) {
 
-        /** Checks that nothing is null and the attempt number is positive. */
+        /**
+         * Checks that nothing is null and the attempt number is positive.
+         *
+         * @param requestId the event's requestId
+         * @param attempt   which POST this was, from 1
+         * @param outcome   what the worker does next because of it
+         * @param status    the HTTP status, or empty
+         * @param seatId    the seat, when named
+         * @param delay     the wait before the next attempt, on {@code RETRY}
+         * @param reason    the classifier's reason
+         * @param error     the transport failure's class name, when no answer arrived
+         */
         public AttemptEvent {
             Objects.requireNonNull(requestId, "requestId");
             Objects.requireNonNull(outcome, "outcome");
@@ -107,7 +118,16 @@ public interface GrantListener {
     record OutcomeEvent(String requestId, int attempts, Outcome outcome, OptionalInt status, Optional<String> seatId,
             Duration elapsed) {
 
-        /** Checks that nothing is null and that {@code RETRY} is not an outcome. */
+        /**
+         * Checks that nothing is null and that {@code RETRY} is not an outcome.
+         *
+         * @param requestId the event's requestId
+         * @param attempts  POSTs sent or started
+         * @param outcome   anything but {@code RETRY}
+         * @param status    the last HTTP status, or empty
+         * @param seatId    the seat, on {@code GRANTED} and {@code REPLAYED}
+         * @param elapsed   time from the call to this outcome
+         */
         public OutcomeEvent {
             Objects.requireNonNull(requestId, "requestId");
             Objects.requireNonNull(outcome, "outcome");

@@ -31,6 +31,9 @@ public record SeatRequested(String requestId, String workspaceId, String userId)
     /**
      * Checks every field against the seat API's rules.
      *
+     * @param requestId   the grant's identity, stable across redeliveries
+     * @param workspaceId the workspace receiving the seat
+     * @param userId      the user receiving the seat
      * @throws IllegalArgumentException if {@code requestId} is not a legal Idempotency-Key, or an id is blank,
      *     too long, padded with whitespace or holds a control character or an unpaired surrogate
      * @throws NullPointerException     if a field is null

@@ -48,7 +48,12 @@ public final class GrantPolicy {
      * @param backoff the wait before the next attempt, when there is time for one
      */
     public record Attempted(Verdict verdict, Optional<Duration> backoff) {
-        /** Checks for nulls. */
+        /**
+         * Checks for nulls.
+         *
+         * @param verdict what the answer meant
+         * @param backoff the wait before the next attempt, when there is time for one
+         */
         public Attempted {
             Objects.requireNonNull(verdict, "verdict");
             Objects.requireNonNull(backoff, "backoff");

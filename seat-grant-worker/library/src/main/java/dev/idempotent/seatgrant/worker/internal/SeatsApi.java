@@ -99,6 +99,9 @@ public final class SeatsApi {
     /**
      * Builds the request for {@code event} once: the key is the requestId and the body is fixed, so every
      * attempt for this event is byte-for-byte the same operation.
+     *
+     * @param event the event
+     * @return the key and body for every attempt
      */
     public PreparedGrant prepare(SeatRequested event) {
         ObjectNode body = json.createObjectNode()
