@@ -14,7 +14,7 @@ enum LabImplementation implements Implementation {
 
     MINIMAL_PATCH {
         @Override
-        public Observed run(URI baseUri, FakeTime time, CapturedEvents events, SeatRequested event, Duration deadline) {
+        public Observed run(URI baseUri, FakeTime time, CapturedEvents events, SeatRequested event, Duration callTimeout) {
             var worker = new dev.idempotent.seatgrant.worker.minimalpatch.AgentSeatGrantWorker(baseUri, time::delayMillis);
             return Implementation.viaLogs(events, event, () -> worker.handleSeatRequested(
                     new dev.idempotent.seatgrant.worker.minimalpatch.AgentSeatGrantWorker.SeatEvent(
@@ -29,7 +29,7 @@ enum LabImplementation implements Implementation {
 
     FIXTURE {
         @Override
-        public Observed run(URI baseUri, FakeTime time, CapturedEvents events, SeatRequested event, Duration deadline) {
+        public Observed run(URI baseUri, FakeTime time, CapturedEvents events, SeatRequested event, Duration callTimeout) {
             var worker = new dev.idempotent.seatgrant.worker.fixture.AgentSeatGrantWorker(baseUri, time::delayMillis);
             return Implementation.viaLogs(events, event, () -> worker.handleSeatRequested(
                     new dev.idempotent.seatgrant.worker.fixture.AgentSeatGrantWorker.SeatEvent(

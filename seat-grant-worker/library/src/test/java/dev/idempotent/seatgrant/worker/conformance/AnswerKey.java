@@ -51,8 +51,8 @@ public enum AnswerKey implements Implementation {
     }
 
     @Override
-    public Observed run(URI baseUri, FakeTime time, CapturedEvents events, SeatRequested event, Duration deadline) {
-        SeatGrantConfig config = SeatGrantConfig.builder(baseUri).callTimeout(deadline).build();
+    public Observed run(URI baseUri, FakeTime time, CapturedEvents events, SeatRequested event, Duration callTimeout) {
+        SeatGrantConfig config = SeatGrantConfig.builder(baseUri).callTimeout(callTimeout).build();
         try (SeatGrantWorker worker = new SeatGrantWorker(config, time, time, time)) {
             GrantOutcome outcome = call(worker, event);
             String kind = outcome instanceof GrantOutcome.Replayed ? "replayed" : "granted";

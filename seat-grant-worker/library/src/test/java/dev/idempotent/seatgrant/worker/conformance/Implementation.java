@@ -45,10 +45,10 @@ public interface Implementation {
      * @param time     the fake clock and sleeper (and scheduler) to inject
      * @param events   the captured log events
      * @param event    the event
-     * @param deadline the call timeout, for implementations that have one
+     * @param callTimeout the call timeout, for implementations that have one
      * @return what came back
      */
-    Observed run(URI baseUri, FakeTime time, CapturedEvents events, SeatRequested event, Duration deadline);
+    Observed run(URI baseUri, FakeTime time, CapturedEvents events, SeatRequested event, Duration callTimeout);
 
     /** A call that, like the seed's {@code Promise<void>}, returns nothing and may throw anything. */
     @FunctionalInterface

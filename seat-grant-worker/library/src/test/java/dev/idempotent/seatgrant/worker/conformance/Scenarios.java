@@ -51,7 +51,7 @@ public final class Scenarios {
     private static final String PROBLEM = "{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":400}";
     private static final String IN_PROGRESS =
             "{\"type\":\"about:blank\",\"title\":\"Idempotency key in progress\",\"status\":409}";
-    private static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(30);
+    private static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
     private static final SeatRequested EVENT = new SeatRequested("req_1", "ws_1", "u_1");
 
     private Scenarios() {
@@ -72,11 +72,11 @@ public final class Scenarios {
         }
 
         Observed run(SeatRequested event) {
-            return run(event, DEFAULT_DEADLINE);
+            return run(event, DEFAULT_CALL_TIMEOUT);
         }
 
-        Observed run(SeatRequested event, Duration deadline) {
-            return impl.run(URI.create(wm.baseUrl()), time, events, event, deadline);
+        Observed run(SeatRequested event, Duration callTimeout) {
+            return impl.run(URI.create(wm.baseUrl()), time, events, event, callTimeout);
         }
 
         int posts() {
@@ -288,13 +288,13 @@ public final class Scenarios {
             assertEquals(Optional.of("replayed"), o.outcome());
             assertEquals(Optional.of("seat_1"), o.seatId());
         });
-        scenario("the deadline stops retries before the attempts run out", keyOnly, h -> {
+        scenario("the call timeout stops retries before the attempts run out", keyOnly, h -> {
             h.wm.stubFor(post(urlPathEqualTo("/v1/seats")).willReturn(status(503).withHeader("Retry-After", "2")));
             Observed o = h.run(EVENT, Duration.ofSeconds(3));
             assertTrue(o.error().isPresent(), "must end in an error");
-            // t=0 attempt 1, wait 2 s; t=2 attempt 2; a second wait would end at t=4, past the 3 s deadline.
-            assertEquals(2, h.posts(), "stopped by the deadline, not by the attempt count");
-            assertEquals(List.of(Duration.ofSeconds(2)), h.time.sleeps(), "never slept into the deadline");
+            // t=0 attempt 1, wait 2 s; t=2 attempt 2; a second wait would end at t=4, past the 3 s call timeout.
+            assertEquals(2, h.posts(), "stopped by the call timeout, not by the attempt count");
+            assertEquals(List.of(Duration.ofSeconds(2)), h.time.sleeps(), "never slept past the call timeout");
         });
     }
 
