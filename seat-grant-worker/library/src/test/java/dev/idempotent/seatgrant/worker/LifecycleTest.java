@@ -55,8 +55,9 @@ class LifecycleTest {
                 w.handleAsync(event).get(30, TimeUnit.SECONDS);
             }
         }
-        awaitThreads(Thread.activeCount() + 100, "warm-up");
         int baseline = liveThreads().size();
+        // Workers other tests in this JVM left open may still own threads; only new ones count here.
+        List<String> before = workerThreads();
 
         for (int i = 0; i < 50; i++) {
             // Real sleeper, real scheduler: each worker starts its client's threads and its timer thread.
@@ -65,8 +66,8 @@ class LifecycleTest {
                 w.handleAsync(event).get(30, TimeUnit.SECONDS);
                 w.handleAsync(new SeatRequested("req_retry_" + i, "ws_1", "u_1")).get(30, TimeUnit.SECONDS);
             }
-            List<String> ours = liveThreads().stream().filter(n -> n.startsWith("seat-grant-")).toList();
-            assertEquals(List.of(), ours, "close() stops the threads the worker itself started, at once");
+            List<String> left = workerThreads().stream().filter(n -> !before.contains(n)).toList();
+            assertEquals(List.of(), left, "close() stops the threads the worker itself started, at once");
         }
         // The JDK's HttpClient selector thread: stopped by close() on 21+; on 17 it ends once the client is garbage.
         awaitThreads(baseline + 2, "after 50 workers");
@@ -132,6 +133,10 @@ class LifecycleTest {
         wm.verify(1, postRequestedFor(urlEqualTo("/v1/seats")));
         assertEquals(List.of(Outcome.CANCELLED), outcomes.stream().map(OutcomeEvent::outcome).toList());
         assertInstanceOf(IllegalStateException.class, e);
+    }
+
+    private static List<String> workerThreads() {
+        return liveThreads().stream().filter(n -> n.startsWith("seat-grant-")).toList();
     }
 
     private static List<String> liveThreads() {
