@@ -113,27 +113,27 @@ public final class SeatGrantConfig {
         return b;
     }
 
-    /** @return the API root; {@code v1/seats} is resolved under it */
+    /** {@return the API root; {@code v1/seats} is resolved under it} */
     public URI baseUri() {
         return baseUri;
     }
 
-    /** @return the most POSTs sent for one event, the first included */
+    /** {@return the most POSTs sent for one event, the first included} */
     public int maxAttempts() {
         return maxAttempts;
     }
 
-    /** @return the ceiling of the first computed backoff; each later ceiling doubles */
+    /** {@return the ceiling of the first computed backoff; each later ceiling doubles} */
     public Duration baseDelay() {
         return baseDelay;
     }
 
-    /** @return the highest ceiling a computed backoff can reach */
+    /** {@return the highest ceiling a computed backoff can reach} */
     public Duration maxDelay() {
         return maxDelay;
     }
 
-    /** @return the longest {@code Retry-After} the worker honours; a longer one is cut to this */
+    /** {@return the longest {@code Retry-After} the worker honours; a longer one is cut to this} */
     public Duration retryAfterCap() {
         return retryAfterCap;
     }
@@ -148,27 +148,27 @@ public final class SeatGrantConfig {
         return callTimeout;
     }
 
-    /** @return the budget for one attempt, from sending to reading the whole response (cut to the time left) */
+    /** {@return the budget for one attempt, from sending to reading the whole response (cut to the time left)} */
     public Duration requestTimeout() {
         return requestTimeout;
     }
 
-    /** @return the TCP connect budget of the worker's own client; unused when {@link #httpClient()} is set */
+    /** {@return the TCP connect budget of the worker's own client; unused when {@link #httpClient()} is set} */
     public Duration connectTimeout() {
         return connectTimeout;
     }
 
-    /** @return the caller's HTTP client, or empty when the worker builds (and later closes) its own */
+    /** {@return the caller's HTTP client, or empty when the worker builds (and later closes) its own} */
     public Optional<HttpClient> httpClient() {
         return Optional.ofNullable(httpClient);
     }
 
-    /** @return what is called on every attempt's request builder before the worker sets its own headers */
+    /** {@return what is called on every attempt's request builder before the worker sets its own headers} */
     public Consumer<HttpRequest.Builder> requestCustomizer() {
         return requestCustomizer;
     }
 
-    /** @return the listener told about every attempt and outcome ({@link GrantListener#NONE} by default) */
+    /** {@return the listener told about every attempt and outcome ({@link GrantListener#NONE} by default)} */
     public GrantListener listener() {
         return listener;
     }
@@ -202,7 +202,7 @@ public final class SeatGrantConfig {
                 System.identityHashCode(listener));
     }
 
-    /** @return every bounded setting, and whose client is used; never the base URI */
+    /** {@return every bounded setting, and whose client is used; never the base URI} */
     @Override
     public String toString() {
         return "SeatGrantConfig[maxAttempts=" + maxAttempts + ", baseDelay=" + baseDelay + ", maxDelay=" + maxDelay

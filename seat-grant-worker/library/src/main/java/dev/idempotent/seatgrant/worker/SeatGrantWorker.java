@@ -102,7 +102,7 @@ public final class SeatGrantWorker implements AutoCloseable {
         this.policy = new GrantPolicy(config, clock, random);
     }
 
-    /** @return the configuration this worker runs with */
+    /** {@return the configuration this worker runs with} */
     public SeatGrantConfig config() {
         return config;
     }

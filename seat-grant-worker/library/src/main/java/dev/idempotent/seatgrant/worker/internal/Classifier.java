@@ -21,6 +21,10 @@ public final class Classifier {
 
     private final ObjectMapper json = new ObjectMapper();
 
+    /** A classifier; it holds no per-call state, so one serves every call of a worker. */
+    public Classifier() {
+    }
+
     /**
      * Classifies an attempt that got no complete answer.
      *

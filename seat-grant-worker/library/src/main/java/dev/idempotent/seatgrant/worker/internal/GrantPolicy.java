@@ -119,12 +119,12 @@ public final class GrantPolicy {
         this.retry = Retry.of(RETRY_NAME, retryConfig);
     }
 
-    /** @return the one resilience4j Retry every call of this worker runs through */
+    /** {@return the one resilience4j Retry every call of this worker runs through} */
     public Retry retry() {
         return retry;
     }
 
-    /** @return the classifier the loops hand answers to */
+    /** {@return the classifier the loops hand answers to} */
     public Classifier classifier() {
         return classifier;
     }
@@ -166,12 +166,12 @@ public final class GrantPolicy {
             this.context = context;
         }
 
-        /** @return POSTs sent or started so far */
+        /** {@return POSTs sent or started so far} */
         public int attempts() {
             return attempts.get();
         }
 
-        /** @return whether the outcome has been reported */
+        /** {@return whether the outcome has been reported} */
         public boolean ended() {
             return ended.get();
         }

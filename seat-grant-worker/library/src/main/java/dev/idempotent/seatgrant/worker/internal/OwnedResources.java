@@ -56,7 +56,7 @@ public final class OwnedResources implements Scheduler, AutoCloseable {
         }
     }
 
-    /** @return the client this worker built, or null when it uses the caller's */
+    /** {@return the client this worker built, or null when it uses the caller's} */
     public HttpClient client() {
         return client;
     }
