@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -69,7 +70,11 @@ public final class OwnedResources implements Scheduler, AutoCloseable {
                 return CompletableFuture.failedFuture(new IllegalStateException("worker is closed"));
             }
             if (timer == null) {
-                timer = Executors.newSingleThreadScheduledExecutor(daemon("seat-grant-" + id + "-timer-", threads));
+                ScheduledThreadPoolExecutor created =
+                        new ScheduledThreadPoolExecutor(1, daemon("seat-grant-" + id + "-timer-", threads));
+                // A cancelled grant's wait leaves the queue at once instead of at its due time.
+                created.setRemoveOnCancelPolicy(true);
+                timer = created;
             }
             t = timer;
         }
