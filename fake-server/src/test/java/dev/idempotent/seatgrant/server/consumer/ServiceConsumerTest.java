@@ -15,6 +15,7 @@ import dev.idempotent.seatgrant.worker.SeatGrantWorker;
 import dev.idempotent.seatgrant.worker.SeatRequested;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -145,7 +146,7 @@ class ServiceConsumerTest {
             // The worker closed, the service's client did not: it still sends.
             HttpRequest health = HttpRequest.newBuilder(server.baseUri().resolve("/v1/seats?workspaceId=ws_consumer"))
                     .GET().build();
-            assertEquals(200, client.send(health, java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode());
+            assertEquals(200, client.send(health, HttpResponse.BodyHandlers.ofString()).statusCode());
         } finally {
             serviceThreads.shutdownNow();
         }

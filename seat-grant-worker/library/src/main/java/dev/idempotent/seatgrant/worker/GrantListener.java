@@ -1,6 +1,7 @@
 package dev.idempotent.seatgrant.worker;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -60,7 +61,7 @@ public interface GrantListener {
 
         /** {@return the lower-case name the log events use, for example {@code granted}} */
         public String logName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

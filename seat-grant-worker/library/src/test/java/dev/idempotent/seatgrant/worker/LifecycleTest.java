@@ -17,11 +17,13 @@ import dev.idempotent.seatgrant.worker.GrantListener.OutcomeEvent;
 import dev.idempotent.seatgrant.worker.testing.FakeTime;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -79,7 +81,7 @@ class LifecycleTest {
         worker.close();
         worker.close();
         assertThrows(IllegalStateException.class, () -> worker.handle(event));
-        assertThrows(IllegalStateException.class, () -> worker.handle(event, java.time.Instant.now().plusSeconds(5)));
+        assertThrows(IllegalStateException.class, () -> worker.handle(event, Instant.now().plusSeconds(5)));
         assertThrows(IllegalStateException.class, () -> worker.handleAsync(event));
         wm.verify(0, postRequestedFor(urlEqualTo("/v1/seats")));
     }
@@ -162,7 +164,7 @@ class LifecycleTest {
         }
     }
 
-    private static void awaitCondition(java.util.function.BooleanSupplier condition, String what) {
+    private static void awaitCondition(BooleanSupplier condition, String what) {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > end) {

@@ -8,7 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class SeatGrantConfigTest {
@@ -46,9 +50,9 @@ class SeatGrantConfigTest {
 
     @Test
     void toBuilderKeepsTheClientTheCustomizerAndTheListener() {
-        java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
-                .followRedirects(java.net.http.HttpClient.Redirect.NEVER).build();
-        java.util.function.Consumer<java.net.http.HttpRequest.Builder> customizer = r -> r.header("Authorization", "x");
+        HttpClient client = HttpClient.newBuilder()
+                .followRedirects(HttpClient.Redirect.NEVER).build();
+        Consumer<HttpRequest.Builder> customizer = r -> r.header("Authorization", "x");
         GrantListener listener = new GrantListener() { };
         SeatGrantConfig c = SeatGrantConfig.builder(BASE).httpClient(client).requestCustomizer(customizer)
                 .listener(listener).build();
@@ -58,7 +62,7 @@ class SeatGrantConfigTest {
         assertSame(client, copy.httpClient().orElseThrow());
         assertSame(customizer, copy.requestCustomizer());
         assertSame(listener, copy.listener());
-        assertEquals(java.util.Optional.empty(), SeatGrantConfig.defaults(BASE).httpClient());
+        assertEquals(Optional.empty(), SeatGrantConfig.defaults(BASE).httpClient());
         assertSame(GrantListener.NONE, SeatGrantConfig.defaults(BASE).listener());
         assertTrue(c.toString().contains("httpClient=caller's"), c.toString());
         assertTrue(SeatGrantConfig.defaults(BASE).toString().contains("httpClient=own"));

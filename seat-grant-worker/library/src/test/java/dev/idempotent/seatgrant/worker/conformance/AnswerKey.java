@@ -8,6 +8,7 @@ import dev.idempotent.seatgrant.worker.testing.CapturedEvents;
 import dev.idempotent.seatgrant.worker.testing.FakeTime;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -64,6 +65,6 @@ public enum AnswerKey implements Implementation {
 
     @Override
     public String toString() {
-        return "ANSWER_KEY(" + name().toLowerCase(java.util.Locale.ROOT) + ")";
+        return "ANSWER_KEY(" + name().toLowerCase(Locale.ROOT) + ")";
     }
 }
