@@ -57,7 +57,12 @@ public interface GrantListener {
          * The grant was stopped from outside: its {@code handleAsync} future was cancelled, or the worker was
          * closed while it ran (outcomes only). The seat may exist; redelivery is safe.
          */
-        CANCELLED;
+        CANCELLED,
+        /**
+         * The call ended with an exception from the caller's own code, such as a request customizer that threw
+         * (outcomes only). That exception is what the call throws or completes with.
+         */
+        FAILED;
 
         /** {@return the lower-case name the log events use, for example {@code granted}} */
         public String logName() {

@@ -342,7 +342,7 @@ public final class SeatGrantConfig {
          * add headers such as {@code Authorization}, {@code User-Agent} or a trace header. It runs before the
          * worker sets its own values, and those win: whatever the customizer does, the request is a POST to the
          * seats URI with the worker's body, timeout, {@code Content-Type} and {@code Idempotency-Key}. A customizer
-         * that throws ends the call with its exception. It must be thread-safe.
+         * that throws ends the call with its exception (the outcome {@code failed}). It must be thread-safe.
          *
          * @param requestCustomizer adds headers to a request builder
          * @return this builder

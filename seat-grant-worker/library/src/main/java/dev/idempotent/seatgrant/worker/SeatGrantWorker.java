@@ -173,6 +173,10 @@ public final class SeatGrantWorker implements AutoCloseable {
                 verdict = policy.classifier().classify(failure);
             } catch (InterruptedException interrupted) {
                 throw run.interrupted(interrupted);
+            } catch (RuntimeException callersCode) {
+                // The request customizer (or a header it tried to set) threw: report the call, then rethrow as is.
+                run.failed(callersCode);
+                throw callersCode;
             }
             Step step = run.settle(verdict);
             if (step instanceof Step.Finished f) {
@@ -327,6 +331,10 @@ public final class SeatGrantWorker implements AutoCloseable {
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
+            if (cause instanceof RuntimeException r) {
+                // Not a transport failure (those are verdicts): report the call once, unless it already ended.
+                run.failed(r);
+            }
             result.completeExceptionally(cause);
         }
 

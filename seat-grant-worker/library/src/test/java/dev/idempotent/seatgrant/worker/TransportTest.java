@@ -25,6 +25,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -161,14 +162,23 @@ class TransportTest {
     void aCustomizerThatThrowsEndsTheCallWithItsException() {
         wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(201).withBody(SEAT)));
         IllegalStateException tokenDown = new IllegalStateException("token service down");
+        List<GrantListener.Outcome> outcomes = new CopyOnWriteArrayList<>();
         SeatGrantConfig config = config().requestCustomizer(r -> {
             throw tokenDown;
+        }).listener(new GrantListener() {
+            @Override
+            public void onOutcome(GrantListener.OutcomeEvent outcome) {
+                outcomes.add(outcome.outcome());
+            }
         }).build();
         try (SeatGrantWorker worker = new SeatGrantWorker(config, time, time, time)) {
             assertSame(tokenDown, assertThrows(IllegalStateException.class, () -> worker.handle(event)));
             CompletionException async = assertThrows(CompletionException.class, () -> worker.handleAsync(event).join());
             assertSame(tokenDown, async.getCause());
+            assertEquals(2, worker.retry().getMetrics().getNumberOfFailedCallsWithoutRetryAttempt(),
+                    "both calls were booked, not lost");
         }
+        assertEquals(List.of(GrantListener.Outcome.FAILED, GrantListener.Outcome.FAILED), outcomes);
         assertEquals(0, wm.findAll(anyRequestedFor(anyUrl())).size(), "nothing was sent");
     }
 }

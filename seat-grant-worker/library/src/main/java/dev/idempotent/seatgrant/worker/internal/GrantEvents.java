@@ -81,7 +81,7 @@ public final class GrantEvents {
 
     /**
      * Logs how a call ended, then tells the listener. INFO for granted and replayed; WARN for cancelled (someone
-     * chose to stop it); ERROR for rejected, exhausted and interrupted.
+     * chose to stop it); ERROR for rejected, exhausted, interrupted and failed.
      *
      * @param e the outcome
      */

@@ -275,6 +275,17 @@ public final class GrantPolicy {
         }
 
         /**
+         * Ends the call because the caller's own code threw while an attempt was being prepared (a request
+         * customizer, say), unless it already ended. The loop then rethrows {@code failure} as it is.
+         *
+         * @param failure what was thrown
+         */
+        public void failed(RuntimeException failure) {
+            Verdict.Retry last = lastRetry;
+            endWithError(failure, Outcome.FAILED, last == null ? OptionalInt.empty() : last.status());
+        }
+
+        /**
          * Ends the call because it was cancelled or its worker closed, unless it already ended.
          *
          * @return whether this call reported the cancellation (false when an outcome was already reported)
