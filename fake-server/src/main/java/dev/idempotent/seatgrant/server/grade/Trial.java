@@ -1,0 +1,213 @@
+package dev.idempotent.seatgrant.server.grade;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idempotent.seatgrant.server.FakeSeatServer;
+import dev.idempotent.seatgrant.server.JournalEntry;
+import dev.idempotent.seatgrant.server.ServerConfig;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One check's world: a fresh in-memory server, one {@code seat.requested} event, and an at-least-once bus that
+ * delivers the event to the worker command. Also reads what happened back: the POSTs from the journal, the seats
+ * from the ledger, and the deliveries' logs.
+ */
+final class Trial implements AutoCloseable {
+
+    /** How many times the bus delivers an event that keeps being nacked, the first delivery included. */
+    static final int MAX_DELIVERIES = 3;
+
+    private static final String SEATS = "/v1/seats";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    final FakeSeatServer server;
+    final String requestId;
+    final String workspaceId;
+    final String userId;
+    private final WorkerCommand worker;
+    private final List<Delivery> deliveries = Collections.synchronizedList(new ArrayList<>());
+    private int ownRequests;
+    private int ownSeats;
+
+    Trial(WorkerCommand worker, ServerConfig config) {
+        this.worker = worker;
+        String tag = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+        this.requestId = "req_" + tag;
+        this.workspaceId = "ws_grade";
+        this.userId = "user_" + tag;
+        this.server = FakeSeatServer.start(config);
+    }
+
+    /** The event as the bus puts it on the worker's stdin: one JSON line. */
+    String eventLine() {
+        ObjectNode event = JSON.createObjectNode()
+                .put("requestId", requestId)
+                .put("workspaceId", workspaceId)
+                .put("userId", userId)
+                .put("role", "member");
+        return event.toString();
+    }
+
+    /** What the worker gets as {@code SEATS_BASE_URL}: scheme, host, port and base path, no trailing slash. */
+    URI apiBase() {
+        return server.apiBaseUri();
+    }
+
+    /** Delivers the event until it is acked or rejected, at most {@link #MAX_DELIVERIES} times. */
+    List<Delivery> deliver() {
+        return deliver(MAX_DELIVERIES, nacked -> { });
+    }
+
+    /**
+     * Delivers the event until it is acked or rejected, at most {@code max} times; {@code afterNack} runs after
+     * each nacked delivery, before the next (a check may change the fault plan there).
+     */
+    List<Delivery> deliver(int max, java.util.function.Consumer<Delivery> afterNack) {
+        List<Delivery> mine = new ArrayList<>();
+        for (int i = 0; i < max; i++) {
+            Delivery delivery = worker.deliver(eventLine(), apiBase());
+            mine.add(delivery);
+            deliveries.add(delivery);
+            if (!delivery.nacked()) {
+                break;
+            }
+            afterNack.accept(delivery);
+        }
+        return mine;
+    }
+
+    /**
+     * Delivers the event twice at the same moment, as a bus does when a consumer's ack is slow, then redelivers
+     * whichever twin was nacked. Returns each twin's chain of deliveries.
+     */
+    List<List<Delivery>> twins() {
+        // Two threads of our own: the common pool may have a single thread on a small machine, which would
+        // deliver the twins one after the other.
+        ExecutorService both = Executors.newFixedThreadPool(2);
+        try {
+            CompletableFuture<List<Delivery>> first = CompletableFuture.supplyAsync(this::deliver, both);
+            CompletableFuture<List<Delivery>> second = CompletableFuture.supplyAsync(this::deliver, both);
+            return List.of(first.join(), second.join());
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        } finally {
+            both.shutdownNow();
+        }
+    }
+
+    /**
+     * POSTs the event's payload (or another user's, with {@code otherUser}) with {@code Idempotency-Key:
+     * requestId}, as another consumer of the same event would; the worker's POSTs then find the key taken.
+     */
+    int postAsAnotherConsumer(boolean otherUser) {
+        ObjectNode body = JSON.createObjectNode()
+                .put("workspaceId", workspaceId)
+                .put("userId", otherUser ? userId + "_other" : userId)
+                .put("role", "member");
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(apiBase() + SEATS))
+                .timeout(Duration.ofSeconds(30))
+                .header("content-type", "application/json")
+                .header("idempotency-key", requestId)
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build();
+        try {
+            int status = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+            ownRequests++;
+            if (status == 201 && otherUser) {
+                // Another user's seat is not the event's; the event's own user's seat is, whoever wrote it.
+                ownSeats++;
+            }
+            return status;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("the grader's own POST failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** The worker's POSTs to the seat API under its base path, in arrival order (the grader's own left out). */
+    List<JournalEntry> posts() {
+        List<JournalEntry> all = server.journal().stream()
+                .filter(e -> e.method().equals("POST") && e.path().equals(SEATS) && !outsideBasePath(e))
+                .sorted(Comparator.comparing(JournalEntry::at))
+                .toList();
+        return all.subList(Math.min(ownRequests, all.size()), all.size());
+    }
+
+    /** The worker's POSTs that arrived while {@code delivery} ran. */
+    List<JournalEntry> postsDuring(Delivery delivery) {
+        return posts().stream().filter(e -> delivery.covers(e.at())).toList();
+    }
+
+    /** Requests that missed the base path (the server journals them with their own path and a 404). */
+    long requestsOutsideBasePath() {
+        return server.journal().stream().filter(this::outsideBasePath).count();
+    }
+
+    private boolean outsideBasePath(JournalEntry e) {
+        // No seat-API answer is a 404 without a fault except a path outside the base path.
+        return !server.config().basePath().isEmpty() && e.fault() == null && Objects.equals(e.status(), 404);
+    }
+
+    /** Seats the event's user holds (a seat the grader wrote for another user left out). */
+    long seats() {
+        return server.ledger().seats() - ownSeats;
+    }
+
+    /** Users with more than one seat. */
+    int duplicates() {
+        return server.ledger().duplicates().size();
+    }
+
+    /** Whether every POST carried the event's requestId as its Idempotency-Key. */
+    boolean keyedByRequestId(List<JournalEntry> posts) {
+        return posts.stream().allMatch(e -> requestId.equals(e.idempotencyKey()));
+    }
+
+    /** Every delivery this trial made, in the order they ended. */
+    List<Delivery> deliveries() {
+        synchronized (deliveries) {
+            return List.copyOf(deliveries);
+        }
+    }
+
+    /** How many lines of {@code delivery}'s log mention the requestId. */
+    long linesNamingRequestId(Delivery delivery) {
+        return delivery.log().stream().filter(line -> line.contains(requestId)).count();
+    }
+
+    /** The facts behind every verdict: deliveries, POSTs, keys and seats, in one line. */
+    String facts() {
+        List<JournalEntry> posts = posts();
+        return "deliveries: " + Evidence.deliveries(deliveries())
+                + " | POSTs: " + (posts.isEmpty() ? "none" : Evidence.answers(posts))
+                + " | keys: " + Evidence.keys(posts, requestId)
+                + " | seats: " + seats();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
