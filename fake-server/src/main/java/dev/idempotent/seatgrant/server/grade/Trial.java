@@ -160,6 +160,15 @@ final class Trial implements AutoCloseable {
         return posts().stream().filter(e -> delivery.covers(e.at())).toList();
     }
 
+    /**
+     * Whether the worker listed the seats ({@code GET /v1/seats}) after {@code after}, as a "check first" worker
+     * does after a lost answer.
+     */
+    boolean lookedUpSeatsAfter(java.time.Instant after) {
+        return server.journal().stream()
+                .anyMatch(e -> e.method().equals("GET") && e.path().equals(SEATS) && e.at().isAfter(after));
+    }
+
     /** Requests that missed the base path (the server journals them with their own path and a 404). */
     long requestsOutsideBasePath() {
         return server.journal().stream().filter(this::outsideBasePath).count();
