@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -91,10 +90,10 @@ class GradeLabWorkersTest {
     }
 
     @Test
-    void conflictIsFailureFailsOnTheReplayAndSoOnEveryTimeoutCheck() {
-        List<String> timeoutChecks = Grader.catalogue().stream()
-                .filter(c -> c.signal() == Signal.TIMEOUT).map(Grader.CheckInfo::id).toList();
-        GradeReport report = grade("409-is-failure", timeoutChecks.toArray(String[]::new));
+    void conflictIsFailureFailsOnTheReplayAndSoOnTheLostAnswers() {
+        // The held-open check is left out only for time: it fails too, after three 10 s hangs.
+        GradeReport report = grade("409-is-failure", "seed-2-reset-then-replay", "committed-then-504",
+                "committed-then-close");
         CheckResult replay = report.check("seed-2-reset-then-replay");
         assertFalse(replay.passed());
         assertTrue(replay.evidence().contains("409 replay"), replay.evidence());
