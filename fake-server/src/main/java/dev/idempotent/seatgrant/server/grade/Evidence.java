@@ -65,6 +65,13 @@ final class Evidence {
         if (posts.stream().allMatch(e -> requestId.equals(e.idempotencyKey()))) {
             return "the requestId on all " + posts.size();
         }
+        long distinct = posts.stream().map(JournalEntry::idempotencyKey).distinct().count();
+        if (distinct > 3) {
+            long keyless = posts.stream().filter(e -> e.idempotencyKey() == null).count();
+            return distinct + " different keys on " + posts.size() + " POSTs" + (keyless > 0 ? ", " + keyless
+                    + " without one" : "") + (posts.stream().anyMatch(e -> requestId.equals(e.idempotencyKey()))
+                    ? ", the requestId among them" : ", none of them the requestId");
+        }
         List<String> keys = new ArrayList<>();
         for (JournalEntry e : posts) {
             String key = e.idempotencyKey();

@@ -33,6 +33,9 @@ final class Trial implements AutoCloseable {
     /** How many times the bus delivers an event that keeps being nacked, the first delivery included. */
     static final int MAX_DELIVERIES = 3;
 
+    /** How long to wait for the journal to catch up with the store: beyond the catalogue's longest fault delay. */
+    private static final Duration SETTLE_LIMIT = Duration.ofSeconds(5);
+
     private static final String SEATS = "/v1/seats";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -89,6 +92,7 @@ final class Trial implements AutoCloseable {
             }
             afterNack.accept(delivery);
         }
+        settle();
         return mine;
     }
 
@@ -103,7 +107,9 @@ final class Trial implements AutoCloseable {
         try {
             CompletableFuture<List<Delivery>> first = CompletableFuture.supplyAsync(this::deliver, both);
             CompletableFuture<List<Delivery>> second = CompletableFuture.supplyAsync(this::deliver, both);
-            return List.of(first.join(), second.join());
+            List<List<Delivery>> chains = List.of(first.join(), second.join());
+            settle();
+            return chains;
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException cause) {
                 throw cause;
@@ -111,6 +117,27 @@ final class Trial implements AutoCloseable {
             throw e;
         } finally {
             both.shutdownNow();
+        }
+    }
+
+    /**
+     * Waits, briefly and bounded, until every committed seat has its journal entry. A request enters the journal
+     * when its outcome is known, and an after-commit fault can still be on its timer when a worker that gave up
+     * on it has already exited; the verdict must not be read before that entry lands.
+     */
+    private void settle() {
+        long deadline = System.nanoTime() + SETTLE_LIMIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            long journaled = server.journal().stream().filter(JournalEntry::committed).count();
+            if (journaled >= server.ledger().seats()) {
+                return;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
