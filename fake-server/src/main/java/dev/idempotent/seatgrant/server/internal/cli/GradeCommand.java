@@ -32,8 +32,8 @@ public final class GradeCommand {
               redelivered, at most 3 deliveries in all. Every check gets its own fresh in-memory server.
               --json                      print {"checks", "signals", "duplicates", "pass"} instead of the table
               --only CHECK,...            run only these checks (signals with no check run score 0)
-              --timeout-per-delivery D    kill a delivery after D and count it as a nack: 60s, 500ms, 2m
-                                          (default 60s)
+              --timeout-per-delivery D    kill a delivery after D and count it as a nack: 90s, 1500ms, 2m
+                                          (1s to 10m; default 60s)
               --list                      print the checks, one a line, and exit
               --help                      this text
             Exit: 0 pass, 1 fail, 2 bad command line or a worker that cannot be started.
