@@ -109,6 +109,10 @@ final class Trial implements AutoCloseable {
             CompletableFuture<List<Delivery>> second = CompletableFuture.supplyAsync(this::deliver, both);
             List<List<Delivery>> chains = List.of(first.join(), second.join());
             settle();
+            if (!posts().isEmpty()) {
+                // A twin that gave up on its held POST may be gone before the hold ends; that POST still commits.
+                awaitEntry(e -> "delay".equals(e.fault()), Duration.ofMillis(Catalogue.TWIN_HOLD_MS).plus(SETTLE_LIMIT));
+            }
             return chains;
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException cause) {
@@ -132,6 +136,18 @@ final class Trial implements AutoCloseable {
             if (journaled >= server.ledger().seats()) {
                 return;
             }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void awaitEntry(java.util.function.Predicate<JournalEntry> wanted, Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline && server.journal().stream().noneMatch(wanted)) {
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
