@@ -15,14 +15,22 @@ record Check(String id, Signal signal, String summary, UnaryOperator<ServerConfi
         Judgement run(Trial trial);
     }
 
-    /** A verdict and its reason; the trial's facts are appended to make the evidence. */
-    record Judgement(boolean passed, String reason) {
+    /**
+     * A verdict and its reason; the trial's facts are appended to make the evidence. An inconclusive judgement
+     * (the trial did not set up what the check needs, e.g. twins that did not overlap) is a failure that the
+     * grader tries once more on a fresh server before reporting it.
+     */
+    record Judgement(boolean passed, String reason, boolean inconclusive) {
         static Judgement pass(String reason) {
-            return new Judgement(true, reason);
+            return new Judgement(true, reason, false);
         }
 
         static Judgement fail(String reason) {
-            return new Judgement(false, reason);
+            return new Judgement(false, reason, false);
+        }
+
+        static Judgement inconclusive(String reason) {
+            return new Judgement(false, reason, true);
         }
     }
 }
