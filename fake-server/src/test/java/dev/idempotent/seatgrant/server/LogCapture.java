@@ -44,6 +44,9 @@ final class LogCapture implements AutoCloseable {
         appender.start();
         root.addAppender(appender);
         root.setLevel(Level.INFO);
+        // This project's DEBUG lines go to the capture only, not to the console: a test may make thousands.
+        ours.addAppender(appender);
+        ours.setAdditive(false);
         ours.setLevel(Level.DEBUG);
     }
 
@@ -63,6 +66,8 @@ final class LogCapture implements AutoCloseable {
     public void close() {
         root.setLevel(rootLevel);
         ours.setLevel(ourLevel);
+        ours.setAdditive(true);
+        ours.detachAppender(appender);
         root.detachAppender(appender);
         appender.stop();
     }
