@@ -6,11 +6,13 @@ import dev.idempotent.seatgrant.server.FakeSeatServer;
 import dev.idempotent.seatgrant.server.JournalEntry;
 import dev.idempotent.seatgrant.server.ServerConfig;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -22,6 +24,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * One check's world: a fresh in-memory server, one {@code seat.requested} event, and an at-least-once bus that
@@ -81,7 +85,7 @@ final class Trial implements AutoCloseable {
      * Delivers the event until it is acked or rejected, at most {@code max} times; {@code afterNack} runs after
      * each nacked delivery, before the next (a check may change the fault plan there).
      */
-    List<Delivery> deliver(int max, java.util.function.Consumer<Delivery> afterNack) {
+    List<Delivery> deliver(int max, Consumer<Delivery> afterNack) {
         List<Delivery> mine = new ArrayList<>();
         for (int i = 0; i < max; i++) {
             Delivery delivery = worker.deliver(eventLine(), apiBase());
@@ -145,7 +149,7 @@ final class Trial implements AutoCloseable {
         }
     }
 
-    private void awaitEntry(java.util.function.Predicate<JournalEntry> wanted, Duration limit) {
+    private void awaitEntry(Predicate<JournalEntry> wanted, Duration limit) {
         long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < deadline && server.journal().stream().noneMatch(wanted)) {
             try {
@@ -182,7 +186,7 @@ final class Trial implements AutoCloseable {
             }
             return status;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("the grader's own POST failed", e);
+            throw new UncheckedIOException("the grader's own POST failed", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -207,7 +211,7 @@ final class Trial implements AutoCloseable {
      * Whether the worker listed the seats ({@code GET /v1/seats}) after {@code after}, as a "check first" worker
      * does after a lost answer.
      */
-    boolean lookedUpSeatsAfter(java.time.Instant after) {
+    boolean lookedUpSeatsAfter(Instant after) {
         return server.journal().stream()
                 .anyMatch(e -> e.method().equals("GET") && e.path().equals(SEATS) && e.at().isAfter(after));
     }

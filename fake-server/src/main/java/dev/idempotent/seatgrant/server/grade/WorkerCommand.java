@@ -3,7 +3,9 @@ package dev.idempotent.seatgrant.server.grade;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -83,7 +85,7 @@ final class WorkerCommand {
             log.addAll(lines(err));
             return new Delivery(finished ? process.exitValue() : -1, !finished, start, end, log);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot capture the worker's output", e);
+            throw new UncheckedIOException("cannot capture the worker's output", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while a delivery ran", e);
@@ -108,7 +110,7 @@ final class WorkerCommand {
         String text = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE)
-                .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+                .decode(ByteBuffer.wrap(bytes)).toString();
         return text.lines().filter(line -> !line.isBlank()).toList();
     }
 

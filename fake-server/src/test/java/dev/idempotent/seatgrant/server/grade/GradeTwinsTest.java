@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,7 +42,7 @@ class GradeTwinsTest {
         assertTrue(twins.evidence().contains("twice"), twins.evidence());
         assertTrue(twins.evidence().contains("seats: 1"), twins.evidence());
         // Each trial's event has its own requestId, so each took its own lock: two trials ran.
-        try (var locks = java.nio.file.Files.list(dir)) {
+        try (Stream<Path> locks = Files.list(dir)) {
             assertEquals(2, locks.count());
         }
     }
