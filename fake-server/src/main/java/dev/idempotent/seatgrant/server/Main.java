@@ -1,5 +1,6 @@
 package dev.idempotent.seatgrant.server;
 
+import dev.idempotent.seatgrant.server.internal.cli.GradeCommand;
 import dev.idempotent.seatgrant.server.internal.cli.ReproduceCommand;
 import dev.idempotent.seatgrant.server.internal.cli.ServeCommand;
 import dev.idempotent.seatgrant.server.internal.cli.UsageException;
@@ -24,6 +25,7 @@ public final class Main {
               serve       run the seat-grant server (fake-server serve --help for its flags)
               reproduce   run the incident lab: every worker variant against the incident, one table
                           (fake-server reproduce --help for its flags)
+              grade       score any seat-grant worker, in any language (fake-server grade --help)
             flags:
               --help      this text
               --version   the version
@@ -45,7 +47,7 @@ public final class Main {
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0) {
-            err.println("fake-server: give a command (serve or reproduce); see --help");
+            err.println("fake-server: give a command (serve, reproduce or grade); see --help");
             return 2;
         }
         List<String> rest = Arrays.asList(args).subList(1, args.length);
@@ -89,6 +91,9 @@ public final class Main {
                     return 0;
                 }
                 return ReproduceCommand.run(options, out, err);
+            }
+            case "grade" -> {
+                return GradeCommand.main(rest, out, err);
             }
             default -> {
                 err.println("fake-server: unknown command " + (args[0].startsWith("-") ? args[0] : "'" + args[0] + "'")

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,7 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker as a process: {@code java -jar seat-grant-worker.jar run --server URL --events FILE|-}. Reads
+ * The worker as a process: {@code java -jar seat-grant-worker.jar run --server URL --events FILE|-}, or one
+ * delivery at a time with {@code deliver} (see {@link DeliverCommand}). {@code run} reads
  * {@code seat.requested} events as JSON lines, grants them with a pool of consumer threads, writes the
  * structured events as JSON lines on stderr and one JSON summary line on stdout.
  *
@@ -41,6 +43,7 @@ public final class Main {
 
     static final String USAGE = """
       usage: seat-grant-worker run --server URL --events FILE|- [--concurrency N] [--variant NAME]
+             seat-grant-worker deliver [--variant NAME]   (one event on stdin; see deliver --help)
         --server URL       the seat API root, e.g. http://127.0.0.1:8080
         --events FILE|-    JSON lines {"requestId", "workspaceId", "userId"}; - reads stdin
         --concurrency N    consumer threads, 1 to 256 (default 4)
@@ -71,6 +74,14 @@ public final class Main {
 
     /** Runs a command and returns the exit code; never calls {@link System#exit}. */
     public static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err) {
+        return run(args, stdin, out, err, System.getenv());
+    }
+
+    /** As {@link #run(String[], InputStream, PrintStream, PrintStream)}, with the environment {@code deliver} reads. */
+    public static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err, Map<String, String> env) {
+        if (args.length > 0 && args[0].equals("deliver")) {
+            return DeliverCommand.run(Arrays.copyOfRange(args, 1, args.length), nonClosing(stdin), out, err, env);
+        }
         if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
             (args.length == 0 ? err : out).print(USAGE);
             return args.length == 0 ? 2 : 0;

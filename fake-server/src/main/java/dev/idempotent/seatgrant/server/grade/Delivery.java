@@ -1,0 +1,59 @@
+package dev.idempotent.seatgrant.server.grade;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One run of the worker's command for one delivery of the event.
+ *
+ * @param exit  the exit code; meaningless when {@code timedOut}
+ * @param timedOut whether the grader killed it at the delivery timeout (a nack, as a bus would see it)
+ * @param start when the process was started
+ * @param end   when it had exited (or been killed)
+ * @param log   what it printed, stdout then stderr, line by line
+ */
+record Delivery(int exit, boolean timedOut, Instant start, Instant end, List<String> log) {
+
+    /** Exit code 0: the worker acknowledges the message. */
+    static final int ACK = 0;
+    /** Exit code 3: the event can never succeed; dead-letter it, do not redeliver. */
+    static final int REJECT = 3;
+
+    Delivery {
+        log = List.copyOf(log);
+    }
+
+    boolean acked() {
+        return !timedOut && exit == ACK;
+    }
+
+    boolean rejected() {
+        return !timedOut && exit == REJECT;
+    }
+
+    /** Anything but an ack or a reject: the bus redelivers. */
+    boolean nacked() {
+        return !acked() && !rejected();
+    }
+
+    /** Whether {@code at} falls within this delivery's lifetime. */
+    boolean covers(Instant at) {
+        return !at.isBefore(start) && !at.isAfter(end);
+    }
+
+    Duration took() {
+        return Duration.between(start, end);
+    }
+
+    /** {@code ack}, {@code reject}, {@code nack (exit 1)} or {@code killed after 60 s}. */
+    String verdict() {
+        if (timedOut) {
+            return "killed at the delivery timeout";
+        }
+        if (acked()) {
+            return "ack";
+        }
+        return rejected() ? "reject" : "nack (exit " + exit + ")";
+    }
+}

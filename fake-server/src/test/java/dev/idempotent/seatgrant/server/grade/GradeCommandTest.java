@@ -1,0 +1,131 @@
+package dev.idempotent.seatgrant.server.grade;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.idempotent.seatgrant.server.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code fake-server grade} as a command line: flags, exit codes, the list, the JSON. */
+class GradeCommandTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int grade(String... args) {
+        out.reset();
+        err.reset();
+        String[] all = new String[args.length + 1];
+        all[0] = "grade";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return Main.run(all, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void helpExplainsTheContractAndTheFlags() {
+        assertEquals(0, grade("--help"));
+        for (String expected : List.of("SEATS_BASE_URL", "--json", "--only", "--timeout-per-delivery", "--list",
+                "3 rejects")) {
+            assertTrue(out().contains(expected), expected);
+        }
+        assertEquals(0, Main.run(new String[] {"--help"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        assertTrue(out().contains("grade"), "the top-level usage lists grade");
+    }
+
+    @Test
+    void listPrintsEveryCheckOnceWithItsSignal() {
+        assertEquals(0, grade("--list"));
+        List<String> lines = out().lines().toList();
+        assertEquals(Grader.catalogue().size(), lines.size());
+        for (int i = 0; i < lines.size(); i++) {
+            Grader.CheckInfo check = Grader.catalogue().get(i);
+            assertTrue(lines.get(i).startsWith(check.id() + " "), lines.get(i));
+            assertTrue(lines.get(i).contains(check.signal().jsonName()), lines.get(i));
+            assertTrue(check.id().matches("[a-z0-9]+(-[a-z0-9]+)*"), "kebab-case: " + check.id());
+        }
+        assertEquals(16, Grader.catalogue().size());
+    }
+
+    @Test
+    void badCommandLinesExitTwoWithOneLineAndPrintNothing() {
+        for (String[] args : List.of(
+                new String[] {},
+                new String[] {"--json"},
+                new String[] {"--"},
+                new String[] {"node", "worker.mjs"},
+                new String[] {"--bogus", "--", "true"},
+                new String[] {"--only", "twins-of-doom", "--", "true"},
+                new String[] {"--only", "", "--", "true"},
+                new String[] {"--only", "--", "true"},
+                new String[] {"--timeout-per-delivery", "soon", "--", "true"},
+                new String[] {"--timeout-per-delivery", "0s", "--", "true"},
+                new String[] {"--timeout-per-delivery", "11m", "--", "true"})) {
+            assertEquals(2, grade(args), String.join(" ", args));
+            assertEquals(1, err().lines().count(), String.join(" ", args) + ": " + err());
+            assertEquals("", out(), String.join(" ", args));
+        }
+    }
+
+    @Test
+    void aWorkerThatCannotBeStartedExitsTwoWithOneLine() {
+        assertEquals(2, grade("--only", "seed-1-201-once", "--", "/nonexistent/seat-grant-worker"));
+        assertEquals(1, err().lines().count(), err());
+        assertTrue(err().contains("cannot start the worker"), err());
+        assertEquals("", out());
+    }
+
+    @Test
+    void jsonIsOneObjectAndAWorkerThatNeverPostsFails() throws Exception {
+        // Reads its event, does nothing, acknowledges: the laziest worker there is.
+        int code = grade("--json", "--only", "seed-1-201-once,seed-3-400-not-retried", "--timeout-per-delivery", "20s",
+                "--", "sh", "-c", "cat > /dev/null; exit 0");
+        assertEquals(1, code, err());
+        List<String> lines = out().lines().toList();
+        assertEquals(1, lines.size(), out());
+        JsonNode json = new ObjectMapper().readTree(lines.get(0));
+        assertEquals(List.of("checks", "signals", "duplicates", "pass"), names(json));
+        assertEquals(2, json.get("checks").size());
+        for (JsonNode check : json.get("checks")) {
+            assertFalse(check.get("passed").asBoolean(), check.toString());
+            assertTrue(check.get("evidence").asText().startsWith("never POSTed"), check.toString());
+        }
+        assertEquals("idempotency", json.get("checks").get(0).get("signal").asText());
+        assertEquals("errorClasses", json.get("checks").get(1).get("signal").asText());
+        assertEquals(0, json.get("duplicates").asInt());
+        assertFalse(json.get("pass").asBoolean());
+    }
+
+    @Test
+    void aWorkerThatOutlivesTheDeliveryTimeoutIsKilledAndCountedAsANack() {
+        int code = grade("--only", "seed-5-exhaustion-is-a-nack", "--timeout-per-delivery", "1s",
+                "--", "sh", "-c", "cat > /dev/null; sleep 30");
+        assertEquals(1, code, err());
+        String row = out().lines().filter(l -> l.startsWith("seed-5-exhaustion-is-a-nack")).findFirst().orElseThrow();
+        assertTrue(row.contains("FAIL"), row);
+        assertTrue(row.contains("killed at the delivery timeout"), row);
+    }
+
+    private static List<String> names(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+}

@@ -1,0 +1,75 @@
+package dev.idempotent.seatgrant.server.grade;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Workers the grader was not written against, in two other languages (src/test/workers): each passes in its correct
+ * form and fails on Idempotency in its broken form, a fresh key per attempt. A language whose runtime is not
+ * installed is skipped, and the skip says which.
+ */
+class GradeOtherLanguagesTest {
+
+    private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(60);
+    /** One check per signal: enough for a real verdict without the whole catalogue. */
+    private static final Set<String> ONE_PER_SIGNAL = Set.of("committed-then-held-open", "twin-deliveries",
+            "in-progress-409-retried", "no-url-in-logs");
+    /** Lost answers, where a fresh key per attempt becomes a second seat. */
+    private static final Set<String> LOST_ANSWERS = Set.of("committed-then-504", "redelivery-after-nack");
+
+    private static GradeReport grade(List<String> command, Set<String> only) {
+        return new Grader(command, DELIVERY_TIMEOUT).grade(only);
+    }
+
+    @Test
+    void theJavaScriptWorkerPassesTheWholeCatalogue() {
+        assumeTrue(Workers.installed("node"), "node is not installed: skipping the JavaScript worker");
+        GradeReport report = grade(Workers.node(), Set.of());
+        assertEquals(Grader.catalogue().size(), report.checks().size());
+        for (CheckResult check : report.checks()) {
+            assertTrue(check.passed(), check.id() + ": " + check.evidence());
+        }
+        assertTrue(report.pass());
+    }
+
+    @Test
+    void theJavaScriptWorkerWithAFreshKeyPerAttemptFailsOnIdempotency() {
+        assumeTrue(Workers.installed("node"), "node is not installed: skipping the JavaScript worker");
+        assertFailsOnIdempotency(grade(Workers.node(Workers.FRESH_KEY_PER_ATTEMPT), LOST_ANSWERS));
+    }
+
+    @Test
+    void thePythonWorkerPasses() {
+        assumeTrue(Workers.installed("python3"), "python3 is not installed: skipping the Python worker");
+        GradeReport report = grade(Workers.python(), ONE_PER_SIGNAL);
+        for (CheckResult check : report.checks()) {
+            assertTrue(check.passed(), check.id() + ": " + check.evidence());
+        }
+        assertEquals(8, report.sum());
+        assertTrue(report.pass());
+    }
+
+    @Test
+    void thePythonWorkerWithAFreshKeyPerAttemptFailsOnIdempotency() {
+        assumeTrue(Workers.installed("python3"), "python3 is not installed: skipping the Python worker");
+        assertFailsOnIdempotency(grade(Workers.python(Workers.FRESH_KEY_PER_ATTEMPT), LOST_ANSWERS));
+    }
+
+    private static void assertFailsOnIdempotency(GradeReport report) {
+        String table = ReportWriter.table(report);
+        assertTrue(report.duplicates() >= 1, table);
+        assertEquals(0, report.signals().get(Signal.IDEMPOTENCY), table);
+        assertFalse(report.pass());
+        CheckResult lost = report.check("committed-then-504");
+        assertFalse(lost.passed());
+        // The journal shows why: the resend carried a key the first POST did not.
+        assertFalse(lost.evidence().contains("the requestId on all"), lost.evidence());
+    }
+}

@@ -1,0 +1,62 @@
+package dev.idempotent.seatgrant.server.grade;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** The commands that start the workers these tests grade, each exactly as a user would type it. */
+final class Workers {
+
+    /** The worker jar's own logging config: JSON lines on stderr, as it ships. */
+    private static final Path SHIPPED_LOGGING = Path.of("..", "seat-grant-worker", "lab", "src", "shade", "logback.xml");
+    private static final Path NODE_WORKER = Path.of("src", "test", "workers", "node", "seat-grant-worker.mjs");
+    private static final Path PYTHON_WORKER = Path.of("src", "test", "workers", "python", "seat_grant_worker.py");
+
+    /** The argument that turns the JavaScript and Python workers into their broken form. */
+    static final String FRESH_KEY_PER_ATTEMPT = "--fresh-key-per-attempt";
+
+    private Workers() {
+    }
+
+    /** {@code java ... seat-grant-worker deliver --variant NAME}, on this test's classpath. */
+    static List<String> lab(String variant) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        // C1 only: a worker JVM lives for a second or two, and starts faster without the optimising compiler.
+        return List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-Dlogback.configurationFile=" + SHIPPED_LOGGING.toAbsolutePath().normalize(),
+                "-cp", System.getProperty("java.class.path"),
+                "dev.idempotent.seatgrant.worker.cli.Main", "deliver", "--variant", variant);
+    }
+
+    static List<String> node(String... args) {
+        List<String> command = new ArrayList<>(List.of("node", NODE_WORKER.toAbsolutePath().toString()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    static List<String> python(String... args) {
+        List<String> command = new ArrayList<>(List.of("python3", PYTHON_WORKER.toAbsolutePath().toString()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    /** Whether {@code program --version} runs here; a test skips its language, and says so, when it does not. */
+    static boolean installed(String program) {
+        try {
+            Process p = new ProcessBuilder(program, "--version").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return false;
+            }
+            return p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

@@ -1,0 +1,131 @@
+"""A seat-grant worker for Python 3, standard library only, written to the contract `fake-server grade` checks
+(docs/any-language.md): one delivery per process, the event on stdin, the API root in SEATS_BASE_URL, and the
+verdict as the exit code: 0 acknowledge, 3 reject, 1 redeliver.
+
+`--fresh-key-per-attempt` turns it into the broken form the grader must catch: a new Idempotency-Key on every
+attempt, so the server cannot tell a resend from a new grant.
+"""
+import datetime
+import http.client
+import json
+import os
+import random
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+
+ACK, NACK, REJECT = 0, 1, 3
+
+MAX_ATTEMPTS = 5
+REQUEST_TIMEOUT_S = 2.0  # one attempt; a held-open answer must not hold the worker
+BASE_DELAY_S = 0.1  # ceiling of the first jittered wait
+MAX_DELAY_S = 2.0  # ceiling of any computed wait
+RETRY_AFTER_CAP_S = 10.0  # longest server-requested wait we honour
+
+FRESH_KEY_PER_ATTEMPT = "--fresh-key-per-attempt" in sys.argv[1:]
+
+
+def log_event(**fields):
+    """One JSON object per line on stderr: requestId, attempt and outcome, never a URL or a header value."""
+    fields = {"at": datetime.datetime.now(datetime.timezone.utc).isoformat(), **fields}
+    sys.stderr.write(json.dumps(fields) + "\n")
+    sys.stderr.flush()
+
+
+def read_event():
+    event = json.loads(sys.stdin.readline())
+    for field in ("requestId", "workspaceId", "userId"):
+        if not isinstance(event.get(field), str) or not event[field]:
+            raise ValueError("the event has no " + field)
+    return event
+
+
+def seat_id_of(content_type, body):
+    if "problem+json" in (content_type or ""):
+        return None  # a problem is never a seat, whatever its status
+    try:
+        seat_id = json.loads(body).get("id")
+    except (ValueError, AttributeError):
+        return None
+    return seat_id if isinstance(seat_id, str) and seat_id else None
+
+
+def retry_after_s(header):
+    if header is None or not header.strip().isdigit():
+        return None
+    return min(float(header.strip()), RETRY_AFTER_CAP_S)
+
+
+def classify(status, replayed, seat_id):
+    """What one answer means: granted, replayed, retry, or rejected for good."""
+    if 200 <= status < 300 and seat_id is not None:
+        return "replayed" if replayed else "granted"
+    if status == 409 and seat_id is not None:
+        return "replayed"  # an earlier attempt or delivery made this seat
+    if status == 409:
+        return "retry"  # the key is in progress elsewhere
+    if 200 <= status < 300 or status in (408, 429, 500, 502, 503, 504):
+        return "retry"  # the seat may exist or the server is busy; the key makes a resend safe
+    return "rejected"
+
+
+def backoff_s(attempt):
+    return random.uniform(0, min(MAX_DELAY_S, BASE_DELAY_S * 2 ** (attempt - 1)))  # full jitter
+
+
+def post(url, key, body):
+    request = urllib.request.Request(url, data=body, method="POST", headers={
+        "content-type": "application/json", "idempotency-key": key})
+    try:
+        with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT_S) as response:
+            return response.status, response.headers, response.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as answer:  # any 4xx or 5xx: still an answer to classify
+        return answer.code, answer.headers, answer.read().decode("utf-8", "replace")
+
+
+def grant(event, base_url):
+    url = base_url + "/v1/seats"
+    body = json.dumps({"workspaceId": event["workspaceId"], "userId": event["userId"], "role": "member"}).encode()
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        key = str(uuid.uuid4()) if FRESH_KEY_PER_ATTEMPT else event["requestId"]
+        wait = backoff_s(attempt)
+        try:
+            status, headers, text = post(url, key, body)
+            seat_id = seat_id_of(headers.get("content-type"), text)
+            outcome = classify(status, headers.get("idempotent-replayed") == "true", seat_id)
+            log_event(event="seat.grant.attempt", requestId=event["requestId"], attempt=attempt, outcome=outcome,
+                      status=status, seatId=seat_id)
+            if outcome in ("granted", "replayed"):
+                return ACK
+            if outcome == "rejected":
+                return REJECT
+            server_wait = retry_after_s(headers.get("retry-after"))
+            wait = wait if server_wait is None else server_wait
+        except (OSError, http.client.HTTPException) as err:
+            # A timeout, reset or close after the request went out: the server may have committed. Only the
+            # error's class is logged; its text can carry the URL.
+            log_event(event="seat.grant.attempt", requestId=event["requestId"], attempt=attempt, outcome="retry",
+                      error=type(err).__name__)
+        if attempt < MAX_ATTEMPTS:
+            time.sleep(wait)
+    log_event(event="seat.grant.outcome", requestId=event["requestId"], outcome="exhausted")
+    return NACK
+
+
+def main():
+    base_url = os.environ.get("SEATS_BASE_URL")
+    if not base_url:
+        log_event(event="seat.grant.misconfigured", reason="SEATS_BASE_URL is not set")
+        return NACK
+    try:
+        event = read_event()
+    except (ValueError, TypeError) as err:
+        log_event(event="seat.grant.malformed", error=type(err).__name__)
+        return REJECT  # a line that is not an event will not become one on redelivery
+    return grant(event, base_url)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
