@@ -124,6 +124,21 @@ class HostileInputTest extends SharedServerTest {
                 "http-version-not-supported");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"", "Host: localhost\r\nHost: other\r\n"})
+    void anHttp11RequestWithoutExactlyOneHostIs400AndWritesNothing(String hosts) throws Exception {
+        // RFC 9112 section 3.2: a server MUST answer 400 to an HTTP/1.1 request with no Host, or to any request with
+        // more than one; which authority such a request meant is not knowable.
+        try (RawConnection c = new RawConnection(server.baseUri(), 10_000)) {
+            c.send("POST /v1/seats HTTP/1.1\r\n" + hosts + "Content-Type: application/json\r\nIdempotency-Key: no-host\r\n"
+                    + "Content-Length: " + Http.BODY.length() + "\r\n\r\n" + Http.BODY);
+            RawConnection.Response r = c.read();
+            assertProblem(r, 400, "malformed-request");
+            assertEquals("close", r.header("connection"));
+            assertTrue(c.closedByServer());
+        }
+    }
+
     @Test
     void a417ClosesTheConnectionItPromisedToClose() throws Exception {
         try (RawConnection c = new RawConnection(server.baseUri(), 3_000)) {

@@ -104,4 +104,62 @@ class PipeliningTest extends SharedServerTest {
         }
         assertEquals(50, server.ledger().seats());
     }
+
+    @Test
+    void anInterimContinueIsNotSentAheadOfAnEarlierRequestsAnswer() throws Exception {
+        // The first POST is held 300 ms; the second asks for 100-continue and waits for it, as a client should. A 100
+        // is a response too (RFC 9112 section 9.3.2): it must come after the first request's 201, not before it,
+        // or a client reads it as the first request's interim answer.
+        server.faultPlan(FaultPlan.parse(
+                "{\"rules\":[{\"method\":\"POST\",\"path\":\"/v1/seats\",\"fault\":\"delay\",\"delayMs\":300}]}"));
+        String expecting = Wire.seatPost("pipe-7", Http.BODY)
+                .replace("Host: localhost\r\n", "Host: localhost\r\nExpect: 100-continue\r\n");
+        int headEnd = expecting.indexOf("\r\n\r\n") + 4;
+        try (RawConnection c = new RawConnection(server.baseUri(), 10_000)) {
+            c.send(Wire.seatPost("pipe-6", Http.BODY) + expecting.substring(0, headEnd));
+
+            RawConnection.Response first = c.read();
+            assertEquals(201, first.status(), "the held POST's answer comes first");
+            RawConnection.Response interim = c.read();
+            assertEquals(100, interim.status(), "then the 100 that lets the second POST send its body");
+            c.send(expecting.substring(headEnd));
+            RawConnection.Response second = c.read();
+            assertEquals(201, second.status(), second::body);
+        }
+        assertEquals(2, server.ledger().seats());
+    }
+
+    @Test
+    void aContinueWhoseBodyAlreadyArrivedIsNotSentLate() throws Exception {
+        // Head and body of the expecting POST arrive with the POST before it; the server may skip the 100 (RFC 9110
+        // section 10.1.1), but it must not answer anything before the first POST's 201.
+        String expecting = Wire.seatPost("pipe-9", Http.BODY)
+                .replace("Host: localhost\r\n", "Host: localhost\r\nExpect: 100-continue\r\n");
+        try (RawConnection c = new RawConnection(server.baseUri(), 10_000)) {
+            c.send(Wire.seatPost("pipe-8", Http.BODY) + expecting);
+
+            assertEquals(201, c.read().status(), "the first POST's answer comes first");
+            RawConnection.Response next = c.read();
+            if (next.status() == 100) {
+                next = c.read();
+            }
+            assertEquals(201, next.status(), next::body);
+            c.send(HEALTH_AND_CLOSE);
+            assertEquals(200, c.read().status(), "the next answer is the health check's, not a late 100");
+        }
+    }
+
+    @Test
+    void noContinueIsPromisedForARequestAfterAClosingOne() throws Exception {
+        String closingPost = Wire.seatPost("pipe-10", Http.BODY)
+                .replace("Host: localhost\r\n", "Host: localhost\r\nConnection: close\r\n");
+        String expectingHead = "POST /v1/seats HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Idempotency-Key: pipe-11\r\nExpect: 100-continue\r\nContent-Length: 10\r\n\r\n";
+        try (RawConnection c = new RawConnection(server.baseUri(), 10_000)) {
+            c.send(closingPost + expectingHead);
+
+            assertEquals(201, c.read().status(), "the closing POST is answered first, and nothing else");
+            assertNull(c.read(), "no 100 for a request the server will never answer");
+        }
+    }
 }

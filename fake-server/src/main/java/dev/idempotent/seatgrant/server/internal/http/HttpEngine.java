@@ -82,12 +82,13 @@ public final class HttpEngine implements AutoCloseable {
                             return;
                         }
                         ConnectionGuard guard = new ConnectionGuard(settings);
+                        SeatHttpHandler seats = new SeatHttpHandler(core, settings, guard);
                         ch.pipeline()
                                 .addLast("guard", guard)
                                 .addLast("codec", new HttpServerCodec(8192, 16 * 1024, 8192))
                                 .addLast("gate", new RequestGate(guard))
-                                .addLast("aggregate", new BodyLimitAggregator())
-                                .addLast("seats", new SeatHttpHandler(core, settings, guard));
+                                .addLast("aggregate", new BodyLimitAggregator(seats))
+                                .addLast("seats", seats);
                     }
                 });
         try {

@@ -16,7 +16,8 @@ import java.util.Locale;
 /**
  * Sits between the HTTP codec and the body aggregator and refuses, from the head alone, what the server will
  * not read: a head Netty could not parse ({@code 400}, or {@code 414} for a request line and {@code 431} for a
- * header section over the codec's limits), an HTTP version other than 1.0 or 1.1 ({@code 505}), a
+ * header section over the codec's limits), an HTTP version other than 1.0 or 1.1 ({@code 505}), a request
+ * with no {@code Host} (HTTP/1.1) or with two ({@code 400}), a
  * {@code Transfer-Encoding} other than exactly {@code chunked} ({@code 501}: Netty would read
  * {@code gzip, chunked} as plain chunked), an expectation other than {@code 100-continue} ({@code 417}) and a
  * declared body over the limit ({@code 413}). A refusal replaces the request in the pipeline, so it is answered
@@ -72,6 +73,12 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
         HttpVersion version = head.protocolVersion();
         if (!version.protocolName().equals("HTTP") || version.majorVersion() != 1 || version.minorVersion() > 1) {
             return new Refusal(505, "http-version-not-supported", "this server speaks HTTP/1.1 and HTTP/1.0",
+                    method, uri);
+        }
+        int hosts = head.headers().getAll(HttpHeaderNames.HOST).size();
+        if (hosts > 1 || (hosts == 0 && version.minorVersion() == 1)) {
+            // RFC 9112 section 3.2 makes this a MUST: which authority the request meant cannot be known.
+            return new Refusal(400, "malformed-request", "an HTTP/1.1 request carries exactly one Host header",
                     method, uri);
         }
         List<String> codings = head.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING);

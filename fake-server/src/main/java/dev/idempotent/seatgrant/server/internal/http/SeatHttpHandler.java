@@ -79,6 +79,8 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
     private boolean busy;
     private boolean closing;
     private boolean inputClosed;
+    /** A {@code 100 Continue} held back until the requests before its own are answered; null for none. */
+    private Object owedContinue;
 
     SeatHttpHandler(ServerCore core, HttpSettings settings, ConnectionGuard guard) {
         this.core = core;
@@ -108,6 +110,9 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        // The aggregator hands on one message at a time, so this is the request a held-back 100 was for: its body
+        // came without waiting for it, and a 100 now would only arrive after its answer's turn has begun.
+        forgetContinue();
         if (closing) {
             ReferenceCountUtil.release(msg);
             return;
@@ -150,6 +155,12 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (!closing && ctx.channel().isActive()) {
+                if (owedContinue != null) {
+                    // Everything before the expecting request is answered: now its 100 is next in line.
+                    Object interim = owedContinue;
+                    owedContinue = null;
+                    ctx.writeAndFlush(interim);
+                }
                 ctx.channel().config().setAutoRead(true);
             }
             return;
@@ -171,7 +182,30 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** True when a {@code 100 Continue} for the request being read now would be the next response on the wire. */
+    boolean mayContinueNow() {
+        return !busy && queue.isEmpty() && !closing;
+    }
+
+    /** Holds a {@code 100 Continue} back until every request before its own is answered. */
+    void oweContinue(Object interim) {
+        forgetContinue();
+        if (closing) {
+            ReferenceCountUtil.release(interim);
+        } else {
+            owedContinue = interim;
+        }
+    }
+
+    private void forgetContinue() {
+        if (owedContinue != null) {
+            ReferenceCountUtil.release(owedContinue);
+            owedContinue = null;
+        }
+    }
+
     private void drop() {
+        forgetContinue();
         Object msg;
         while ((msg = queue.poll()) != null) {
             ReferenceCountUtil.release(msg);
