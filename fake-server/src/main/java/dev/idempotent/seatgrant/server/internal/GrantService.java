@@ -8,14 +8,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Grants seats through the store, off the I/O threads: claim the key, optionally hold it (the {@code delay}
- * fault), then write the seat and complete the key in one transaction.
+ * Grants seats through the store, off the I/O threads. A keyed grant nothing holds back is one transaction
+ * (the completed key and the seat together); a key that already exists, or a grant the {@code delay} fault
+ * holds, goes the long way: claim the key, hold it, then write the seat and complete the key in one transaction.
  *
  * <p>Thread-safe. Every store call runs on {@code dbExecutor}; a hold waits on a timer, never on a thread.
  */
@@ -59,7 +60,18 @@ public final class GrantService {
             return CompletableFuture.supplyAsync(() -> (Outcome) new Outcome.Created(
                     store.insertWithoutKey(newSeat(request))), after(holdMs));
         }
-        String owner = UUID.randomUUID().toString();
+        if (holdMs <= 0) {
+            return CompletableFuture.supplyAsync(() -> {
+                Seat seat = newSeat(request);
+                if (store.grant(key, request.canonicalHash(), seat, clock.instant())) {
+                    return new Outcome.Created(seat);
+                }
+                // The key exists: replay it, refuse a mismatch, report it in progress, or take an expired
+                // claim over, exactly as a held grant would.
+                return claimThenComplete(request, key);
+            }, dbExecutor);
+        }
+        String owner = newOwner();
         return CompletableFuture.supplyAsync(
                 () -> store.claim(key, request.canonicalHash(), owner, clock.instant(), lease), dbExecutor)
                 .thenCompose(claim -> {
@@ -68,6 +80,13 @@ public final class GrantService {
                     }
                     return CompletableFuture.completedFuture(fromClaim(claim));
                 });
+    }
+
+    /** The long way, on a store thread already: claim, and complete at once if the claim is ours. */
+    private Outcome claimThenComplete(GrantRequest request, String key) {
+        String owner = newOwner();
+        ClaimResult claim = store.claim(key, request.canonicalHash(), owner, clock.instant(), lease);
+        return claim instanceof ClaimResult.Claimed ? complete(request, key, owner) : fromClaim(claim);
     }
 
     private Outcome complete(GrantRequest request, String key, String owner) {
@@ -107,8 +126,24 @@ public final class GrantService {
         return holdMs <= 0 ? dbExecutor : CompletableFuture.delayedExecutor(holdMs, TimeUnit.MILLISECONDS, dbExecutor);
     }
 
+    /**
+     * A claim owner: unique among live claims is all it needs, so 128 random bits from the thread's own generator
+     * do (a SecureRandom UUID per request was a shared lock on the hot path).
+     */
+    private static String newOwner() {
+        return randomHex();
+    }
+
+    private static String randomHex() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        String hi = Long.toHexString(random.nextLong());
+        String lo = Long.toHexString(random.nextLong());
+        return "0".repeat(16 - hi.length()) + hi + "0".repeat(16 - lo.length()) + lo;
+    }
+
     private Seat newSeat(GrantRequest request) {
-        String id = "seat_" + UUID.randomUUID().toString().replace("-", "");
+        // The seat id's primary key rejects the astronomically unlikely repeat; it is not a secret.
+        String id = "seat_" + randomHex();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         return new Seat(id, request.workspaceId(), request.userId(), request.role(), now);
     }

@@ -14,15 +14,17 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
+import org.h2.engine.SessionLocal;
+import org.h2.jdbc.JdbcConnection;
+import org.h2.mvstore.MVStore;
 
 /**
  * The {@link SeatStore} over JDBC, one implementation for H2 and PostgreSQL: the SQL is the portable subset
  * both speak (timestamps as epoch milliseconds, SQLSTATE 23505 for a unique violation), so the two engines
  * cannot drift apart.
  *
- * <p>Thread-safe: every call borrows its own connection from a HikariCP pool.
+ * <p>Thread-safe: every call borrows its own connection from a HikariCP pool, and unrelated calls never wait
+ * for each other. On an H2 file every write is in the file before it returns (see {@link #write}).
  */
 public final class JdbcSeatStore implements SeatStore {
 
@@ -57,17 +59,14 @@ public final class JdbcSeatStore implements SeatStore {
 
     private final HikariDataSource pool;
     /**
-     * Nullable: set for H2 only. With WRITE_DELAY=0 an H2 commit stores the change to the file before it
-     * returns, but MVStore's store step is a try-lock: a commit that overlaps another thread's store can return
-     * with its change still in memory. Taking turns makes every commit its own store, so a seat that is
-     * committed is in the file before any after-commit fault fires. H2 here is one process's embedded store,
-     * so the serialisation costs nothing that matters; PostgreSQL needs no such help.
+     * Nullable: set for an H2 file store only. See {@link #write(Work)} for why every write
+     * stores the file before it returns.
      */
-    private final Lock h2Turns;
+    private final MVStore h2File;
 
-    private JdbcSeatStore(HikariDataSource pool, Lock h2Turns) {
+    private JdbcSeatStore(HikariDataSource pool, MVStore h2File) {
         this.pool = pool;
-        this.h2Turns = h2Turns;
+        this.h2File = h2File;
     }
 
     /**
@@ -93,8 +92,9 @@ public final class JdbcSeatStore implements SeatStore {
             throw new StoreException("cannot open the " + spec.description() + " store ("
                     + e.getClass().getSimpleName() + ")", null);
         }
-        JdbcSeatStore store = new JdbcSeatStore(pool, spec.kind() == DbSpec.Kind.H2 ? new ReentrantLock() : null);
+        JdbcSeatStore store;
         try {
+            store = new JdbcSeatStore(pool, spec.kind() == DbSpec.Kind.H2 ? h2FileOf(pool) : null);
             store.createSchema();
         } catch (RuntimeException e) {
             pool.close();
@@ -103,8 +103,25 @@ public final class JdbcSeatStore implements SeatStore {
         return store;
     }
 
+    /**
+     * The MVStore behind an embedded, persistent H2 database; null for an in-memory or a remote (tcp:) one, where
+     * there is no file of ours to store. Reached through H2's engine classes: the JDBC API has no "store the file
+     * now" call that waits for a concurrent store instead of skipping.
+     */
+    private static MVStore h2FileOf(HikariDataSource pool) {
+        try (Connection c = pool.getConnection()) {
+            if (c.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal local
+                    && local.getDatabase().isPersistent()) {
+                return local.getDatabase().getStore().getMvStore();
+            }
+            return null;
+        } catch (SQLException e) {
+            throw new StoreException("cannot open the H2 store (SQLSTATE " + e.getSQLState() + ")", null);
+        }
+    }
+
     private void createSchema() {
-        transaction(c -> {
+        write(c -> {
             try (Statement s = c.createStatement()) {
                 for (String ddl : SCHEMA) {
                     s.execute(ddl);
@@ -115,11 +132,37 @@ public final class JdbcSeatStore implements SeatStore {
     }
 
     @Override
+    public boolean grant(String key, String requestHash, Seat seat, Instant now) {
+        return write(c -> {
+            try (PreparedStatement insert = c.prepareStatement(
+                    "INSERT INTO idempotency_keys (idem_key, request_hash, state, owner, lease_until, seat_id, created_at)"
+                            + " VALUES (?, ?, 'COMPLETED', NULL, ?, ?, ?)")) {
+                insert.setString(1, key);
+                insert.setString(2, requestHash);
+                insert.setLong(3, now.toEpochMilli());
+                insert.setString(4, seat.id());
+                insert.setLong(5, now.toEpochMilli());
+                insert.executeUpdate();
+            } catch (SQLException e) {
+                if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                    // The key exists (or a concurrent grant of it just committed): write nothing; the caller asks
+                    // claim(), which knows how to replay, refuse a mismatch or take an expired claim over.
+                    c.rollback();
+                    return false;
+                }
+                throw e;
+            }
+            insertSeat(c, seat, key);
+            return true;
+        });
+    }
+
+    @Override
     public ClaimResult claim(String key, String requestHash, String owner, Instant now, Duration lease) {
         long leaseUntil = now.plus(lease).toEpochMilli();
         // A bounded loop: a claim row can vanish between our failed insert and our read (its holder released it).
         for (int round = 0; round < 5; round++) {
-            ClaimResult result = transaction(c -> {
+            ClaimResult result = write(c -> {
                 try (PreparedStatement insert = c.prepareStatement(
                         "INSERT INTO idempotency_keys (idem_key, request_hash, state, owner, lease_until, seat_id, created_at)"
                                 + " VALUES (?, ?, 'IN_PROGRESS', ?, ?, NULL, ?)")) {
@@ -140,7 +183,7 @@ public final class JdbcSeatStore implements SeatStore {
             if (result != null) {
                 return result;
             }
-            result = transaction(c -> existingClaim(c, key, requestHash, owner, now, leaseUntil));
+            result = write(c -> existingClaim(c, key, requestHash, owner, now, leaseUntil));
             if (result != null) {
                 return result;
             }
@@ -205,7 +248,7 @@ public final class JdbcSeatStore implements SeatStore {
 
     @Override
     public CompleteResult complete(String key, String owner, Seat seat) {
-        return transaction(c -> {
+        return write(c -> {
             // Complete the key first: the row lock this takes orders us against a concurrent takeover, and a
             // zero count means we lost the claim, so we write no seat at all.
             try (PreparedStatement done = c.prepareStatement(
@@ -226,7 +269,7 @@ public final class JdbcSeatStore implements SeatStore {
 
     @Override
     public void release(String key, String owner) {
-        transaction(c -> {
+        write(c -> {
             try (PreparedStatement delete = c.prepareStatement(
                     "DELETE FROM idempotency_keys WHERE idem_key = ? AND state = 'IN_PROGRESS' AND owner = ?")) {
                 delete.setString(1, key);
@@ -239,7 +282,7 @@ public final class JdbcSeatStore implements SeatStore {
 
     @Override
     public Seat insertWithoutKey(Seat seat) {
-        return transaction(c -> {
+        return write(c -> {
             insertSeat(c, seat, null);
             return seat;
         });
@@ -351,7 +394,7 @@ public final class JdbcSeatStore implements SeatStore {
 
     @Override
     public void reset() {
-        transaction(c -> {
+        write(c -> {
             try (Statement s = c.createStatement()) {
                 s.executeUpdate("DELETE FROM seats");
                 s.executeUpdate("DELETE FROM idempotency_keys");
@@ -375,16 +418,31 @@ public final class JdbcSeatStore implements SeatStore {
         T run(Connection c) throws SQLException;
     }
 
+    /** A transaction that only reads: nothing to store, so it never waits for the file. */
     private <T> T transaction(Work<T> work) {
-        if (h2Turns == null) {
-            return inTransaction(work);
+        return inTransaction(work);
+    }
+
+    /**
+     * A transaction that may write, and whose changes are in the file when it returns. With WRITE_DELAY=0 an H2
+     * commit stores the change to the file itself, but MVStore's store step is a try-lock: a commit that
+     * overlaps another thread's store returns with its change still in memory. So after the commit we ask
+     * MVStore to store again, this time waiting for the lock ({@code MVStore.commit()}): when it returns, the
+     * version holding our change is in the file. This is also the group commit: while one thread writes the
+     * file, the transactions that commit meanwhile queue on that lock, and the next store carries all of them
+     * (the others find nothing left to store and return at once). Transactions never wait for each other's
+     * stores except on the same key, which is what the old global lock made every commit do.
+     */
+    private <T> T write(Work<T> work) {
+        T result = inTransaction(work);
+        if (h2File != null) {
+            try {
+                h2File.commit();
+            } catch (RuntimeException e) {
+                throw new StoreException("the H2 file store failed (" + e.getClass().getSimpleName() + ")", e);
+            }
         }
-        h2Turns.lock();
-        try {
-            return inTransaction(work);
-        } finally {
-            h2Turns.unlock();
-        }
+        return result;
     }
 
     private <T> T inTransaction(Work<T> work) {

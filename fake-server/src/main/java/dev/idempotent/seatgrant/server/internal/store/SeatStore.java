@@ -11,14 +11,24 @@ import java.util.Optional;
  * Durable seats and idempotency keys. Uniqueness lives here, in the database, never in a map in the process:
  * two server processes on one PostgreSQL database dedupe each other.
  *
- * <p>A keyed grant is two steps: {@link #claim} records the key as in progress under a lease owned by this
- * request; {@link #complete} writes the seat and marks the key completed in one transaction, but only while this
- * request still owns the claim. A claim whose lease ran out (its holder crashed or stalled) can be taken over;
+ * <p>A keyed grant that nothing holds back is one step: {@link #grant} writes the completed key and the seat in
+ * one transaction, or reports that the key already exists. A held grant (the {@code delay} fault) is two steps:
+ * {@link #claim} records the key as in progress under a lease owned by this request; {@link #complete} writes
+ * the seat and marks the key completed in one transaction, but only while this request still owns the claim. A claim whose lease ran out (its holder crashed or stalled) can be taken over;
  * the stalled holder's later {@code complete} then finds it no longer owns the key and writes nothing.
  *
  * <p>Implementations are thread-safe. Every method may throw {@link StoreException} when the database fails.
  */
 public interface SeatStore extends AutoCloseable {
+
+    /**
+     * Writes {@code seat} and {@code key}, already completed, in one transaction: the uncontended keyed grant.
+     * A concurrent transaction inserting the same key makes this one wait for it, then report the key as taken.
+     *
+     * @return {@code true} if this call wrote the seat; {@code false} if the key already existed (nothing written:
+     *         the caller goes through {@link #claim}, which replays, refuses a mismatch or takes an expired claim over)
+     */
+    boolean grant(String key, String requestHash, Seat seat, Instant now);
 
     /**
      * Claims {@code key} for the request identified by {@code owner}.
