@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Grants seats through the store, off the I/O threads. A keyed grant nothing holds back is one transaction
@@ -37,6 +38,8 @@ public final class GrantService {
         record InProgress(long retryAfterSeconds) implements Outcome { }
     }
 
+    private static final AtomicLong SEAT_COUNTER = new AtomicLong();
+
     private final SeatStore store;
     private final Clock clock;
     private final Duration lease;
@@ -57,19 +60,21 @@ public final class GrantService {
      */
     public CompletableFuture<Outcome> grant(GrantRequest request, String key, long holdMs) {
         if (key == null) {
+            if (holdMs <= 0) {
+                Seat seat = newSeat(request);
+                return store.grant(null, request.canonicalHash(), seat, clock.instant())
+                        .thenApply(wrote -> new Outcome.Created(seat));
+            }
             return CompletableFuture.supplyAsync(() -> (Outcome) new Outcome.Created(
                     store.insertWithoutKey(newSeat(request))), after(holdMs));
         }
         if (holdMs <= 0) {
-            return CompletableFuture.supplyAsync(() -> {
-                Seat seat = newSeat(request);
-                if (store.grant(key, request.canonicalHash(), seat, clock.instant())) {
-                    return new Outcome.Created(seat);
-                }
-                // The key exists: replay it, refuse a mismatch, report it in progress, or take an expired
-                // claim over, exactly as a held grant would.
-                return claimThenComplete(request, key);
-            }, dbExecutor);
+            Seat seat = newSeat(request);
+            return store.grant(key, request.canonicalHash(), seat, clock.instant()).thenCompose(wrote -> wrote
+                    ? CompletableFuture.completedFuture((Outcome) new Outcome.Created(seat))
+                    // The key exists: replay it, refuse a mismatch, report it in progress, or take an expired
+                    // claim over, exactly as a held grant would.
+                    : CompletableFuture.supplyAsync(() -> claimThenComplete(request, key), dbExecutor));
         }
         String owner = newOwner();
         return CompletableFuture.supplyAsync(
@@ -131,20 +136,30 @@ public final class GrantService {
      * do (a SecureRandom UUID per request was a shared lock on the hot path).
      */
     private static String newOwner() {
-        return randomHex();
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        return hex16(random.nextLong()) + hex16(random.nextLong());
     }
 
-    private static String randomHex() {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        String hi = Long.toHexString(random.nextLong());
-        String lo = Long.toHexString(random.nextLong());
-        return "0".repeat(16 - hi.length()) + hi + "0".repeat(16 - lo.length()) + lo;
+    /**
+     * A seat id, 32 hex digits after {@code seat_}: the clock's milliseconds and a per-process counter first, so
+     * new ids sort after old ones and every insert lands at the right edge of the seats' primary-key index (a
+     * random id dirtied a random index page per grant, which the file store then had to write out again; at a
+     * million seats that page is rarely in the cache either), then 64 random bits, so two servers sharing one
+     * PostgreSQL database never mint the same id. The primary key would refuse a repeat anyway; ids are not secrets.
+     */
+    private static String newSeatId(long epochMillis) {
+        long ordered = (epochMillis << 16) | (SEAT_COUNTER.getAndIncrement() & 0xFFFF);
+        return "seat_" + hex16(ordered) + hex16(ThreadLocalRandom.current().nextLong());
+    }
+
+    private static String hex16(long value) {
+        String hex = Long.toHexString(value);
+        return "0".repeat(16 - hex.length()) + hex;
     }
 
     private Seat newSeat(GrantRequest request) {
-        // The seat id's primary key rejects the astronomically unlikely repeat; it is not a secret.
-        String id = "seat_" + randomHex();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        String id = newSeatId(System.currentTimeMillis());
         return new Seat(id, request.workspaceId(), request.userId(), request.role(), now);
     }
 }

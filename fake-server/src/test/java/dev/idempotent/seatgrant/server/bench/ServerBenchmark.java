@@ -80,8 +80,12 @@ public final class ServerBenchmark {
     /** One server under test. {@code id} names its row; {@code process} is what we started (RSS is its tree's). */
     private record Target(String id, String label, Process process, int port) { }
 
-    /** One load run against one target. */
-    private record Run(double perSecond, long p50us, long p99us, long errors) { }
+    /**
+     * One load run against one target. {@code cpuUsPerRequest} is the server's CPU time (user + system, its
+     * whole process tree) divided by the requests it answered: what a request costs, which a busy shared
+     * machine disturbs far less than it disturbs requests per second.
+     */
+    private record Run(double perSecond, long p50us, long p99us, long errors, double cpuUsPerRequest) { }
 
     private ServerBenchmark(Path target) throws IOException {
         this.work = Files.createTempDirectory("server-bench");
@@ -161,8 +165,9 @@ public final class ServerBenchmark {
                 runs.computeIfAbsent(t.id(), k -> new ArrayList<>()).add(r);
                 rss.merge(t.id(), rssKb(t.process()), Math::max);
                 threads.merge(t.id(), threadCount(t.process()), Math::max);
-                say(String.format(Locale.ROOT, "round %d %-45s %8.0f req/s  p50 %6.2f ms  p99 %7.2f ms  errors %d",
-                        round, t.label(), r.perSecond(), r.p50us() / 1000.0, r.p99us() / 1000.0, r.errors()));
+                say(String.format(Locale.ROOT, "round %d %-50s %8.0f req/s  p50 %6.2f ms  p99 %7.2f ms  errors %d"
+                                + "  CPU %5.0f us/req", round, t.label(), r.perSecond(), r.p50us() / 1000.0,
+                        r.p99us() / 1000.0, r.errors(), r.cpuUsPerRequest()));
             }
         }
         print(runs, rss, threads);
@@ -177,15 +182,16 @@ public final class ServerBenchmark {
         System.out.printf(Locale.ROOT, "java %s, %d cores, %s, %d connections, median of %d rounds of %d s%n%n",
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
                 wrk ? "wrk -t1" : "LoadGenerator", connections, rounds, seconds);
-        System.out.println("| server | requests/s | p50 ms | p99 ms | errors | RSS MB | threads | × WireMock | × bare engine |");
-        System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        System.out.println("| server | requests/s | p50 ms | p99 ms | errors | RSS MB | threads | server CPU µs/req"
+                + " | × WireMock | × bare engine |");
+        System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         Run wiremock = median.get("wiremock");
         Run bare = median.get("bare");
         for (Target t : targets) {
             Run r = median.get(t.id());
-            System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f | %.2f | %d | %d | %d | %s | %s |%n", t.label(),
+            System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f | %.2f | %d | %d | %d | %.0f | %s | %s |%n", t.label(),
                     r.perSecond(), r.p50us() / 1000.0, r.p99us() / 1000.0, r.errors(), rss.get(t.id()) / 1024,
-                    threads.get(t.id()), ratio(r, wiremock), ratio(r, bare));
+                    threads.get(t.id()), medianCpu(runs.get(t.id())), ratio(r, wiremock), ratio(r, bare));
         }
         System.out.println();
         System.out.println("Goals (issue 12):");
@@ -228,6 +234,11 @@ public final class ServerBenchmark {
         return base == null ? "-" : String.format(Locale.ROOT, "%.2f", r.perSecond() / base.perSecond());
     }
 
+    private static double medianCpu(List<Run> list) {
+        double[] cpu = list.stream().mapToDouble(Run::cpuUsPerRequest).sorted().toArray();
+        return cpu[cpu.length / 2];
+    }
+
     /** The round with the median throughput; its latencies come with it, so a row is one real round. */
     private static Run median(List<Run> list) {
         List<Run> sorted = new ArrayList<>(list);
@@ -252,6 +263,7 @@ public final class ServerBenchmark {
                     "127.0.0.1", String.valueOf(t.port()), String.valueOf(durationSeconds),
                     String.valueOf(connections), prefix);
         }
+        long cpuBefore = cpuTicks(t.process());
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(durationSeconds + 60L, TimeUnit.SECONDS)) {
@@ -262,10 +274,11 @@ public final class ServerBenchmark {
         if (!m.find()) {
             throw new IllegalStateException("the load generator printed no result:\n" + out);
         }
+        long cpuUs = (cpuTicks(t.process()) - cpuBefore) * 1_000_000L / TICKS_PER_SECOND;
         long requests = Long.parseLong(m.group(1));
         double secondsTaken = Long.parseLong(m.group(2)) / 1e6;
         return new Run(requests / secondsTaken, Long.parseLong(m.group(4)), Long.parseLong(m.group(5)),
-                Long.parseLong(m.group(3)));
+                Long.parseLong(m.group(3)), requests == 0 ? 0 : (double) cpuUs / requests);
     }
 
     /** wrk, one thread: a fresh key per request, and one result line in the format LoadGenerator prints. */
@@ -513,6 +526,30 @@ public final class ServerBenchmark {
             total += statusField(child.pid(), "VmRSS:");
         }
         return total;
+    }
+
+    /** Linux's USER_HZ: /proc reports CPU time in these ticks (100 on every mainstream kernel build). */
+    private static final long TICKS_PER_SECOND = 100;
+
+    /** User plus system CPU time of a process and its children, in ticks, from /proc/PID/stat. */
+    private static long cpuTicks(Process p) {
+        long total = cpuTicks(p.pid());
+        for (ProcessHandle child : p.descendants().toList()) {
+            total += cpuTicks(child.pid());
+        }
+        return total;
+    }
+
+    private static long cpuTicks(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+            // Fields after the command name, which is in parentheses and may hold spaces: state is field 3,
+            // utime 14 and stime 15.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     private static long threadCount(Process p) {

@@ -8,12 +8,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.MVStore;
@@ -30,6 +32,7 @@ public final class JdbcSeatStore implements SeatStore {
 
     private static final String UNIQUE_VIOLATION = "23505";
     private static final int MAX_DUPLICATE_GROUPS = 1000;
+    private static final int WRITERS_POSTGRESQL = 4;
 
     private static final String[] SCHEMA = {
         """
@@ -58,15 +61,23 @@ public final class JdbcSeatStore implements SeatStore {
     private static final String SEAT_COLUMNS = "id, workspace_id, user_id, role, created_at";
 
     private final HikariDataSource pool;
+    /** True for PostgreSQL, where a failed statement aborts its transaction unless a savepoint catches it. */
+    private final boolean savepoints;
+    private final GroupCommit groups;
     /**
      * Nullable: set for an H2 file store only. See {@link #write(Work)} for why every write
      * stores the file before it returns.
      */
     private final MVStore h2File;
 
-    private JdbcSeatStore(HikariDataSource pool, MVStore h2File) {
+    private JdbcSeatStore(HikariDataSource pool, MVStore h2File, DbSpec.Kind kind, int maxConnections) {
         this.pool = pool;
         this.h2File = h2File;
+        this.savepoints = kind == DbSpec.Kind.POSTGRESQL;
+        // H2 has one store step for its file, so one writer; PostgreSQL overlaps commits, so a few, leaving
+        // connections for claims and reads.
+        int writers = kind == DbSpec.Kind.H2 ? 1 : Math.max(1, Math.min(WRITERS_POSTGRESQL, maxConnections / 2));
+        this.groups = new GroupCommit(writers, this::runGroup);
     }
 
     /**
@@ -94,7 +105,8 @@ public final class JdbcSeatStore implements SeatStore {
         }
         JdbcSeatStore store;
         try {
-            store = new JdbcSeatStore(pool, spec.kind() == DbSpec.Kind.H2 ? h2FileOf(pool) : null);
+            store = new JdbcSeatStore(pool, spec.kind() == DbSpec.Kind.H2 ? h2FileOf(pool) : null, spec.kind(),
+                    maxConnections);
             store.createSchema();
         } catch (RuntimeException e) {
             pool.close();
@@ -132,29 +144,77 @@ public final class JdbcSeatStore implements SeatStore {
     }
 
     @Override
-    public boolean grant(String key, String requestHash, Seat seat, Instant now) {
-        return write(c -> {
-            try (PreparedStatement insert = c.prepareStatement(
-                    "INSERT INTO idempotency_keys (idem_key, request_hash, state, owner, lease_until, seat_id, created_at)"
-                            + " VALUES (?, ?, 'COMPLETED', NULL, ?, ?, ?)")) {
-                insert.setString(1, key);
-                insert.setString(2, requestHash);
-                insert.setLong(3, now.toEpochMilli());
-                insert.setString(4, seat.id());
-                insert.setLong(5, now.toEpochMilli());
-                insert.executeUpdate();
-            } catch (SQLException e) {
-                if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
-                    // The key exists (or a concurrent grant of it just committed): write nothing; the caller asks
-                    // claim(), which knows how to replay, refuse a mismatch or take an expired claim over.
-                    c.rollback();
-                    return false;
+    public CompletableFuture<Boolean> grant(String key, String requestHash, Seat seat, Instant now) {
+        return groups.submit(key, requestHash, seat, now);
+    }
+
+    /**
+     * Writes one group of grants in one transaction. A key that already exists must not spoil the others: H2 undoes
+     * just the failed statement, PostgreSQL aborts the whole transaction, so there each grant gets a savepoint. If
+     * the group fails for any other reason (a deadlock between two PostgreSQL writers, say), it is rolled back
+     * and every grant is retried in a transaction of its own, so one bad grant fails alone.
+     */
+    private void runGroup(List<GroupCommit.Op> group) {
+        boolean[] wrote = new boolean[group.size()];
+        try {
+            write(c -> {
+                for (int i = 0; i < group.size(); i++) {
+                    wrote[i] = grantOne(c, group.get(i), savepoints);
                 }
-                throw e;
+                return null;
+            });
+        } catch (StoreException groupFailed) {
+            if (group.size() == 1) {
+                group.get(0).done().completeExceptionally(groupFailed);
+                return;
             }
-            insertSeat(c, seat, key);
+            for (GroupCommit.Op op : group) {
+                try {
+                    op.done().complete(write(c -> grantOne(c, op, false)));
+                } catch (StoreException e) {
+                    op.done().completeExceptionally(e);
+                }
+            }
+            return;
+        }
+        for (int i = 0; i < group.size(); i++) {
+            group.get(i).done().complete(wrote[i]);
+        }
+    }
+
+    /** Inserts one completed key and its seat on {@code c}; false, with nothing written, if the key exists. */
+    private static boolean grantOne(Connection c, GroupCommit.Op op, boolean savepoint) throws SQLException {
+        if (op.key() == null) {
+            insertSeat(c, op.seat(), null);
             return true;
-        });
+        }
+        Savepoint before = savepoint ? c.setSavepoint() : null;
+        try (PreparedStatement insert = c.prepareStatement(
+                "INSERT INTO idempotency_keys (idem_key, request_hash, state, owner, lease_until, seat_id, created_at)"
+                        + " VALUES (?, ?, 'COMPLETED', NULL, ?, ?, ?)")) {
+            insert.setString(1, op.key());
+            insert.setString(2, op.requestHash());
+            insert.setLong(3, op.now().toEpochMilli());
+            insert.setString(4, op.seat().id());
+            insert.setLong(5, op.now().toEpochMilli());
+            insert.executeUpdate();
+        } catch (SQLException e) {
+            if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                // The key exists (or a concurrent grant of it just committed, or it came twice in this group):
+                // write nothing for it; the caller asks claim(), which replays, refuses a mismatch or takes an
+                // expired claim over.
+                if (before != null) {
+                    c.rollback(before);
+                }
+                return false;
+            }
+            throw e;
+        }
+        insertSeat(c, op.seat(), op.key());
+        if (before != null) {
+            c.releaseSavepoint(before);
+        }
+        return true;
     }
 
     @Override
@@ -405,7 +465,11 @@ public final class JdbcSeatStore implements SeatStore {
 
     @Override
     public void close() {
-        pool.close();
+        try {
+            groups.close();
+        } finally {
+            pool.close();
+        }
     }
 
     private static Seat seat(ResultSet rs) throws SQLException {

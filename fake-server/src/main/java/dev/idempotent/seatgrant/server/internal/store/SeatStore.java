@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Durable seats and idempotency keys. Uniqueness lives here, in the database, never in a map in the process:
@@ -23,12 +24,16 @@ public interface SeatStore extends AutoCloseable {
 
     /**
      * Writes {@code seat} and {@code key}, already completed, in one transaction: the uncontended keyed grant.
-     * A concurrent transaction inserting the same key makes this one wait for it, then report the key as taken.
+     * Grants that arrive together share one transaction and one commit (group commit); the future completes after
+     * that commit returned, so the seat is stored before anyone is told about it. A concurrent transaction that
+     * inserts the same key makes this grant wait for it, then report the key as taken.
      *
-     * @return {@code true} if this call wrote the seat; {@code false} if the key already existed (nothing written:
-     *         the caller goes through {@link #claim}, which replays, refuses a mismatch or takes an expired claim over)
+     * @param key nullable: a seat with no key, which nothing dedupes
+     * @return a future of {@code true} if this call wrote the seat, {@code false} if the key already existed
+     *         (nothing written: the caller goes through {@link #claim}, which replays, refuses a mismatch or takes
+     *         an expired claim over); it fails with {@link StoreException} when the database does
      */
-    boolean grant(String key, String requestHash, Seat seat, Instant now);
+    CompletableFuture<Boolean> grant(String key, String requestHash, Seat seat, Instant now);
 
     /**
      * Claims {@code key} for the request identified by {@code owner}.
