@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -105,7 +106,9 @@ public final class LoadGenerator {
                         in = new BufferedInputStream(socket.getInputStream(), 8192);
                         out = socket.getOutputStream();
                     }
-                    byte[] headBytes = (head + prefix + "-" + sequence++ + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+                    // Random first, as a UUID key would be (and as the wrk script does).
+                    String key = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-" + prefix + "-" + sequence++;
+                    byte[] headBytes = (head + key + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
                     byte[] request = Arrays.copyOf(headBytes, headBytes.length + body.length);
                     System.arraycopy(body, 0, request, headBytes.length, body.length);
                     long t0 = System.nanoTime();

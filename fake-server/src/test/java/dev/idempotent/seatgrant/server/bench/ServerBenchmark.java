@@ -47,7 +47,7 @@ import java.util.regex.Pattern;
  * on an H2 file holding 1,000 seats, on an H2 file holding 1,000,000 seats, on an H2 file while 1,000 connections
  * are held by {@code hang-after-commit}, and on an embedded PostgreSQL.
  *
- * <p>Settings (system properties): {@code bench.seconds} per round (5), {@code bench.warmup} seconds (5),
+ * <p>Settings (system properties): {@code bench.seconds} per round (5), {@code bench.warmup} seconds (10),
  * {@code bench.rounds} (3), {@code bench.connections} (64), {@code bench.loadgen} ({@code auto}, {@code wrk} or
  * {@code java}), {@code bench.bigSeats} (1000000; 0 leaves the scale row out), {@code bench.hung} (1000; 0 leaves
  * it out), {@code bench.postgres} (true), {@code bench.only} (a comma list of row ids to run, for a quick look).
@@ -63,8 +63,10 @@ public final class ServerBenchmark {
     private final Path work;
     private final Path fakeServerJar;
     private final Path wiremockJar;
+    /** Preloaded stores, kept between runs: filling a million seats takes minutes, copying the file a second. */
+    private final Path templates;
     private final int seconds = Integer.getInteger("bench.seconds", 5);
-    private final int warmup = Integer.getInteger("bench.warmup", 5);
+    private final int warmup = Integer.getInteger("bench.warmup", 10);
     private final int rounds = Integer.getInteger("bench.rounds", 3);
     private final int connections = Integer.getInteger("bench.connections", 64);
     private final int bigSeats = Integer.getInteger("bench.bigSeats", 1_000_000);
@@ -91,6 +93,7 @@ public final class ServerBenchmark {
         this.work = Files.createTempDirectory("server-bench");
         this.fakeServerJar = target.resolve("fake-server.jar");
         this.wiremockJar = target.resolve("bench").resolve("wiremock-standalone.jar");
+        this.templates = target.resolve("bench").resolve("preloaded");
         String loadgen = System.getProperty("bench.loadgen", "auto");
         this.wrk = loadgen.equals("wrk") || (loadgen.equals("auto") && onPath("wrk").isPresent());
     }
@@ -102,6 +105,7 @@ public final class ServerBenchmark {
             bench.run();
         } finally {
             bench.stopAll();
+            bench.deleteWork();
         }
     }
 
@@ -288,11 +292,15 @@ public final class ServerBenchmark {
             local body = '%s'
             function init(args)
               prefix = args[1] or "k"
+              math.randomseed(os.time() + #prefix)
             end
             function request()
               counter = counter + 1
+              -- Random first, as a UUID key would be: each grant lands on a random page of the key indexes.
+              local key = string.format("%%08x%%08x-%%s-%%d", math.random(0, 2147483647), math.random(0, 2147483647),
+                prefix, counter)
               return wrk.format("POST", "/v1/seats", {["Content-Type"] = "application/json",
-                ["Idempotency-Key"] = prefix .. "-" .. counter}, body)
+                ["Idempotency-Key"] = key}, body)
             end
             function done(summary, latency, requests)
               local e = summary.errors
@@ -466,10 +474,24 @@ public final class ServerBenchmark {
      */
     private void preload(Path file, int seats) throws Exception {
         Files.createDirectories(file.getParent());
+        Path template = templates.resolve("seats-" + seats + ".mv.db");
+        Path target = file.resolveSibling(file.getFileName() + ".mv.db");
+        if (Files.exists(template)) {
+            Files.copy(template, target);
+            say(String.format(Locale.ROOT, "copied %,d preloaded seats from %s", seats, template));
+            return;
+        }
+        fill(file, seats);
+        Files.createDirectories(templates);
+        Files.copy(target, template);
+    }
+
+    private void fill(Path file, int seats) throws Exception {
         DbSpec spec = DbSpec.parse(file.toString());
         JdbcSeatStore.open(spec, 1).close();
         long t0 = System.nanoTime();
-        long now = System.currentTimeMillis();
+        long now = System.currentTimeMillis() - 86_400_000L;
+        java.util.Random random = new java.util.Random(seats);
         try (Connection c = DriverManager.getConnection(spec.jdbcUrl());
              PreparedStatement key = c.prepareStatement("INSERT INTO idempotency_keys"
                      + " (idem_key, request_hash, state, owner, lease_until, seat_id, created_at)"
@@ -478,8 +500,9 @@ public final class ServerBenchmark {
                      + " (id, workspace_id, user_id, role, created_at, idempotency_key) VALUES (?, 'ws_bulk', ?, 'member', ?, ?)")) {
             c.setAutoCommit(false);
             for (int i = 0; i < seats; i++) {
-                String k = "bulk-" + i;
-                String id = String.format(Locale.ROOT, "seat_bulk%023d", i);
+                // Shaped like the server's own: a random key, a seat id that starts with an older clock reading.
+                String k = String.format(Locale.ROOT, "%016x-bulk-%d", random.nextLong(), i);
+                String id = String.format(Locale.ROOT, "seat_%016x%016x", ((now - seats + i) << 16), random.nextLong());
                 key.setString(1, k);
                 key.setLong(2, now);
                 key.setString(3, id);
@@ -519,6 +542,14 @@ public final class ServerBenchmark {
         }
     }
 
+    private void deleteWork() throws IOException {
+        try (var paths = Files.walk(work)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
     /** The resident set of a process and its children (nginx's workers), in KiB, read from /proc. */
     private static long rssKb(Process p) {
         long total = statusField(p.pid(), "VmRSS:");
@@ -552,8 +583,13 @@ public final class ServerBenchmark {
         }
     }
 
+    /** Threads of the process and its children (the fake server's own-heap child, nginx's workers). */
     private static long threadCount(Process p) {
-        return statusField(p.pid(), "Threads:");
+        long total = statusField(p.pid(), "Threads:");
+        for (ProcessHandle child : p.descendants().toList()) {
+            total += statusField(child.pid(), "Threads:");
+        }
+        return total;
     }
 
     private static long statusField(long pid, String field) {
