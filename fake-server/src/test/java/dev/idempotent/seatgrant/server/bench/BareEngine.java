@@ -32,7 +32,8 @@ import java.nio.charset.StandardCharsets;
  * The ceiling of the stack the fake server runs on: the same Netty engine and settings as
  * {@code internal.http.HttpEngine} (two NIO event-loop threads, backlog 2048, TCP_NODELAY, the same codec limits,
  * a full-request aggregator, one request at a time per connection), answering every request with a static
- * {@code 201} and a seat-sized JSON body. No parsing, no store, no journal: what is left is the cost of HTTP.
+ * {@code 201} and a seat-sized JSON body. No parsing, no store, no journal, and none of the server's guards
+ * (header, body and idle timeouts, the connection cap): what is left is the cost of HTTP on this engine.
  *
  * <p>{@code java -cp ... BareEngine PORT} prints {@code listening on http://127.0.0.1:PORT/} and serves until
  * killed. Bench-only; never part of the server.

@@ -105,14 +105,18 @@ public final class JdbcSeatStore implements SeatStore {
             throw new StoreException("cannot open the " + spec.description() + " store ("
                     + e.getClass().getSimpleName() + ")", null);
         }
-        JdbcSeatStore store;
+        JdbcSeatStore store = null;
         try {
             store = new JdbcSeatStore(pool, spec.kind() == DbSpec.Kind.H2 ? h2FileOf(pool) : null, spec.kind(),
                     maxConnections);
             store.createSchema();
             store.sizeH2Cache();
         } catch (RuntimeException e) {
-            pool.close();
+            if (store != null) {
+                store.close(); // stops the writer threads too
+            } else {
+                pool.close();
+            }
             throw e;
         }
         return store;
