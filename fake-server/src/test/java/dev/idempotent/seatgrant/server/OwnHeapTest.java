@@ -1,0 +1,53 @@
+package dev.idempotent.seatgrant.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idempotent.seatgrant.server.internal.OwnHeap;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code serve} on a durable store, started with no heap flag, serves from a child JVM with its own heap, and a
+ * {@code kill -9} of the process the user started takes the child down too (else it would keep the H2 file).
+ * On {@code --db mem}, whose seats live in the heap, it serves in the JVM it was started in.
+ */
+class OwnHeapTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aDurableServerWithNoHeapFlagServesFromAChildThatDiesWithIt() throws Exception {
+        JavaProcess.Server server = JavaProcess.startServer("--db", dir.resolve("seats").toString());
+        ProcessHandle child;
+        try {
+            List<ProcessHandle> children = server.process().children().toList();
+            assertEquals(1, children.size(), children::toString);
+            child = children.get(0);
+            // ProcessHandle.Info often omits another process's arguments; Linux's /proc has them all.
+            Path cmdline = Path.of("/proc", String.valueOf(child.pid()), "cmdline");
+            if (Files.exists(cmdline)) {
+                List<String> command = List.of(Files.readString(cmdline).split("\0"));
+                assertTrue(command.contains("-Xmx" + OwnHeap.HEAP), command::toString);
+            }
+            assertEquals(201, new Http(server.base()).grant("k-own-heap", Http.BODY).statusCode());
+        } finally {
+            server.kill9();
+        }
+        Await.until(Duration.ofSeconds(30), "the child to die with its parent", () -> !child.isAlive());
+    }
+
+    @Test
+    void aServerInMemoryServesInItsOwnJvm() throws Exception {
+        try (JavaProcess.Server server = JavaProcess.startServer("--db", "mem")) {
+            assertEquals(201, new Http(server.base()).grant("k-mem", Http.BODY).statusCode());
+            assertEquals(Optional.empty(), server.process().children().findAny());
+        }
+    }
+}
