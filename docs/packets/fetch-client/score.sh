@@ -10,7 +10,14 @@
 set -uo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../../.." && pwd)"
+# The project root: IDEMPOTENT_RETRIES_ROOT when set (for a copy of the packet kept outside a checkout),
+# otherwise the checkout this script sits in.
+root="${IDEMPOTENT_RETRIES_ROOT:-$(cd "$here/../../.." && pwd)}"
+if [ ! -x "$root/mvnw" ]; then
+  echo "score.sh: run this from inside an idempotent-retries checkout (mvnw not found at $root/mvnw)," \
+       "or set IDEMPOTENT_RETRIES_ROOT to one" >&2
+  exit 2
+fi
 candidate="${1:?usage: score.sh CANDIDATE_STARTER_DIR [PACKET_DIR]}"
 packet="${2:-$here}"
 work="$(mktemp -d)"
