@@ -69,7 +69,7 @@
       control('DELETE', '/__admin/faults', null, 'The fault plan is cleared: requests are served normally.');
     });
     el['reset-store'].addEventListener('click', function () {
-      if (!window.confirm('Reset the store and the journal? Every seat, key and journal entry is deleted.')) {
+      if (!window.confirm('Reset the store, the journal and the fault plan? Every seat, key and journal entry is deleted, and the plan is cleared.')) {
         return;
       }
       control('POST', '/__admin/reset', null, 'The store, the journal and the plan are reset.', forgetAll);
