@@ -1,6 +1,7 @@
 package dev.idempotent.seatgrant.server.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -105,6 +106,23 @@ class ReproduceTest {
         assertTrue(fixture.contains("duplicate seats") && fixture.contains("after a lost answer"), fixture);
         assertTrue(answerKey.contains("one seat each"), answerKey);
         assertEquals(2, lines.stream().filter(l -> l.matches("^(fixture|answer-key) .*")).count(), run.out());
+    }
+
+    @Test
+    void theClosingLineClaimsOnlyWhatTheRowsShow() {
+        Run safeOnly = reproduce("--events", "4", "--variant", "answer-key");
+
+        assertEquals(0, safeOnly.exit(), safeOnly.err());
+        assertTrue(safeOnly.out().contains("As expected: with the key read correctly, one seat each."),
+                safeOnly.out());
+        assertFalse(safeOnly.out().contains("without a key"), "no keyless variant ran: " + safeOnly.out());
+
+        Run both = reproduce("--events", "4", "--variant", "fixture", "--variant", "answer-key");
+
+        assertEquals(0, both.exit(), both.err());
+        assertTrue(both.out().contains(
+                "As expected: without a key the grant is duplicated; with the key read correctly, one seat each."),
+                both.out());
     }
 
     @Test
