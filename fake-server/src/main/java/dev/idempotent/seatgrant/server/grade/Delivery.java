@@ -12,8 +12,9 @@ import java.util.List;
  * @param start when the process was started
  * @param end   when it had exited (or been killed)
  * @param log   what it printed, stdout then stderr, line by line
+ * @param stderrHead the first non-blank line it printed on stderr, untrimmed and uncut; empty when none
  */
-record Delivery(int exit, boolean timedOut, Instant start, Instant end, List<String> log) {
+record Delivery(int exit, boolean timedOut, Instant start, Instant end, List<String> log, String stderrHead) {
 
     /** Exit code 0: the worker acknowledges the message. */
     static final int ACK = 0;

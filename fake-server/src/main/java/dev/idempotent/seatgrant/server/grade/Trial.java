@@ -24,6 +24,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -49,11 +50,18 @@ final class Trial implements AutoCloseable {
     final String userId;
     private final WorkerCommand worker;
     private final List<Delivery> deliveries = Collections.synchronizedList(new ArrayList<>());
+    /** Set while the trial's first delivery is still to be checked for a worker that never reached the server. */
+    private final AtomicBoolean probeFirstDelivery;
     private int ownRequests;
     private int ownSeats;
 
-    Trial(WorkerCommand worker, ServerConfig config) {
+    /**
+     * @param probeFirstDelivery whether a first delivery that fails without any request reaching the server stops
+     *                           the grading with {@link WorkerUnreachableException}
+     */
+    Trial(WorkerCommand worker, ServerConfig config, boolean probeFirstDelivery) {
         this.worker = worker;
+        this.probeFirstDelivery = new AtomicBoolean(probeFirstDelivery);
         String tag = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         this.requestId = "req_" + tag;
         this.workspaceId = "ws_grade";
@@ -89,6 +97,9 @@ final class Trial implements AutoCloseable {
         List<Delivery> mine = new ArrayList<>();
         for (int i = 0; i < max; i++) {
             Delivery delivery = worker.deliver(eventLine(), apiBase());
+            if (probeFirstDelivery.getAndSet(false)) {
+                stopIfNeverReached(delivery);
+            }
             mine.add(delivery);
             deliveries.add(delivery);
             if (!delivery.nacked()) {
@@ -98,6 +109,52 @@ final class Trial implements AutoCloseable {
         }
         settle();
         return mine;
+    }
+
+    /**
+     * Throws {@link WorkerUnreachableException} when {@code delivery} exited non-zero on its own and no request
+     * that arrived while it ran is in the journal, nor any seat of its in the ledger. A request whose answer a
+     * fault holds enters the journal late, so this waits for one as long as the catalogue's longest hold; only a
+     * worker that is failing anyway pays that wait.
+     */
+    private void stopIfNeverReached(Delivery delivery) {
+        if (delivery.timedOut() || delivery.exit() == Delivery.ACK) {
+            return;
+        }
+        Duration limit = Duration.ofMillis(Catalogue.TWIN_HOLD_MS).plus(SETTLE_LIMIT);
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!reachedDuring(delivery)) {
+            if (System.nanoTime() >= deadline) {
+                throw new WorkerUnreachableException("the worker never reached the server in its first delivery"
+                        + " (exit " + delivery.exit() + "); first line of its stderr: " + stderrHead(delivery));
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private boolean reachedDuring(Delivery delivery) {
+        return seats() > 0 || server.journal().stream().anyMatch(e -> delivery.covers(e.at()));
+    }
+
+    /** The first stderr line, trimmed, cut to 200 characters, with the base URL (and its host and port) redacted. */
+    private String stderrHead(Delivery delivery) {
+        String line = delivery.stderrHead();
+        URI base = apiBase();
+        for (String secret : List.of(base.toString(), base.getRawAuthority(), base.getRawPath())) {
+            if (secret != null && secret.length() > 1) {
+                line = line.replace(secret, "[SEATS_BASE_URL]");
+            }
+        }
+        line = line.replaceAll("\\p{Cntrl}", "?").trim();
+        if (line.isEmpty()) {
+            return "(none)";
+        }
+        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 
     /**

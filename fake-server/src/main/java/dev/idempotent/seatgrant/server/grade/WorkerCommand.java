@@ -82,8 +82,10 @@ final class WorkerCommand {
             }
             Instant end = Instant.now();
             List<String> log = new ArrayList<>(lines(out));
-            log.addAll(lines(err));
-            return new Delivery(finished ? process.exitValue() : -1, !finished, start, end, log);
+            List<String> errLines = lines(err);
+            log.addAll(errLines);
+            return new Delivery(finished ? process.exitValue() : -1, !finished, start, end, log,
+                    errLines.isEmpty() ? "" : errLines.get(0));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot capture the worker's output", e);
         } catch (InterruptedException e) {

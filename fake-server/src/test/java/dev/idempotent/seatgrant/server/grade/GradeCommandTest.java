@@ -93,6 +93,31 @@ class GradeCommandTest {
     }
 
     @Test
+    void aWorkerThatNeverReachesTheServerStopsTheGradingWithItsFirstStderrLine() {
+        // A wrong jar path looks like this: the process starts, fails before any request, and says why on stderr.
+        assertEquals(2, grade("--", "sh", "-c", "echo '  boom  ' >&2; echo second >&2; exit 1"));
+        assertEquals(List.of("fake-server grade: the worker never reached the server in its first delivery (exit 1);"
+                + " first line of its stderr: boom"), err().lines().toList());
+        assertEquals("", out(), "no report: every check would have scored 0 for the same reason");
+    }
+
+    @Test
+    void theStderrLineShownForAnUnreachedServerIsCutAndNeverNamesTheBaseUrl() {
+        // no-url-in-logs serves the API under a secret-looking base path, which the line must not repeat.
+        assertEquals(2, grade("--only", "no-url-in-logs", "--", "sh", "-c",
+                "echo \"cannot reach $SEATS_BASE_URL/v1/seats at ${SEATS_BASE_URL#http://}:"
+                        + " $(head -c 300 /dev/zero | tr '\\0' y)\" >&2; exit 7"));
+        String line = err().strip();
+        assertEquals(1, err().lines().count(), err());
+        assertTrue(line.contains("(exit 7); first line of its stderr: cannot reach [SEATS_BASE_URL]/v1/seats at"
+                + " [SEATS_BASE_URL]"), line);
+        assertFalse(line.contains("127.0.0.1") || line.contains("/t/") || line.contains("tok_"), line);
+        String shown = line.substring(line.indexOf("stderr: ") + "stderr: ".length());
+        assertEquals(203, shown.length(), "200 characters and an ellipsis: " + shown);
+        assertTrue(shown.endsWith("yyy..."), shown);
+    }
+
+    @Test
     void jsonIsOneObjectAndAWorkerThatNeverPostsFails() throws Exception {
         // Reads its event, does nothing, acknowledges: the laziest worker there is.
         int code = grade("--json", "--only", "seed-1-201-once,seed-3-400-not-retried", "--timeout-per-delivery", "20s",

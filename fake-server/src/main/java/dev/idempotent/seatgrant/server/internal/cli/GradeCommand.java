@@ -6,6 +6,7 @@ import dev.idempotent.seatgrant.server.grade.GradeReport;
 import dev.idempotent.seatgrant.server.grade.Grader;
 import dev.idempotent.seatgrant.server.grade.ReportWriter;
 import dev.idempotent.seatgrant.server.grade.WorkerStartException;
+import dev.idempotent.seatgrant.server.grade.WorkerUnreachableException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code fake-server grade [flags] -- COMMAND [ARGS...]}: scores a seat-grant worker in any language against the
- * catalogue of checks. Exit codes: 0 when the worker passes, 1 when it does not, 2 on a bad command line or a
- * worker that cannot be started.
+ * catalogue of checks. Exit codes: 0 when the worker passes, 1 when it does not, 2 on a bad command line, a
+ * worker that cannot be started, or one whose first delivery never reached the server.
  */
 public final class GradeCommand {
 
@@ -36,7 +37,11 @@ public final class GradeCommand {
                                           (1s to 10m; default 60s)
               --list                      print the checks, one a line, and exit
               --help                      this text
-            Exit: 0 pass, 1 fail, 2 bad command line or a worker that cannot be started.
+            COMMAND runs in the directory grade runs in: give paths in it (a jar, a script) from there, or
+            absolute. A worker whose first delivery exits non-zero before any request reaches the server
+            stops the grading: grade prints the first line of its stderr and exits 2.
+            Exit: 0 pass, 1 fail, 2 bad command line, a worker that cannot be started, or one that never
+            reached the server.
             See docs/any-language.md for the contract and the rules behind the score.
             """;
 
@@ -116,13 +121,13 @@ public final class GradeCommand {
         return new Options(false, list, json, Set.copyOf(only), timeout, command);
     }
 
-    /** Grades the worker and prints the report; 0 pass, 1 fail, 2 when the worker cannot be started. */
+    /** Grades the worker and prints the report; 0 pass, 1 fail, 2 when the worker cannot be started or reached. */
     public static int run(Options options, PrintStream out, PrintStream err) {
         quietServerLogs();
         GradeReport report;
         try {
             report = new Grader(options.command(), options.timeout()).grade(options.only());
-        } catch (WorkerStartException e) {
+        } catch (WorkerStartException | WorkerUnreachableException e) {
             err.println("fake-server grade: " + e.getMessage());
             return 2;
         }
