@@ -141,21 +141,19 @@ public final class OwnedResources implements Scheduler, AutoCloseable {
     }
 
     /**
-     * Daemon threads that leave {@code threads} as they end, so close() can wait for the rest. Static, and holding
-     * nothing but the set: the JDK's client keeps its executor (and so this factory) reachable from its selector
-     * thread, and on Java 17 that thread only ends once nothing reachable from it leads back to the client.
+     * Daemon threads, each kept in {@code threads} until it has terminated, so close() can join every one that may
+     * still be running. A thread that took itself out of the set on its way out would still be alive for a moment
+     * after close() returned. Ended threads are dropped as new ones start, which keeps the set as small as the pool.
+     * Static, and holding nothing but the set: the JDK's client keeps its executor (and so this factory) reachable
+     * from its selector thread, and on Java 17 that thread only ends once nothing reachable from it leads back to
+     * the client.
      */
     private static ThreadFactory daemon(String prefix, Set<Thread> threads) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
-            Thread t = new Thread(() -> {
-                try {
-                    r.run();
-                } finally {
-                    threads.remove(Thread.currentThread());
-                }
-            }, prefix + n.incrementAndGet());
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
             t.setDaemon(true);
+            threads.removeIf(old -> old.getState() == Thread.State.TERMINATED);
             threads.add(t);
             return t;
         };
