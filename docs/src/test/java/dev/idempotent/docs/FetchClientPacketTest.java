@@ -15,12 +15,16 @@ import org.junit.jupiter.api.Test;
 /**
  * The retry-ticket packet fails closed and cannot drift from its answer key: the starter's contract
  * tests pass and its retry test fails; the reference patch makes both pass; the patched client is the
- * fetch-client module's source byte for byte; the frozen tests and the pinned versions match.
+ * fetch-client module's source in every token of code; the frozen tests' code and the pinned versions
+ * match. Comments may differ: the starter's say nothing about where it came from.
  */
 class FetchClientPacketTest {
 
     private static final String CONTRACT = "dev.idempotent.fetch.FetchClientContractTest";
     private static final String RETRY = "dev.idempotent.fetch.FetchClientRetryTest";
+    static final String SECRET_URL = "dev.idempotent.fetch.SecretUrlTest";
+    static final String RETRY_GATES = "dev.idempotent.fetch.RetryGatesTest";
+    private static final String SECRET_URL_SOURCE = "dev/idempotent/fetch/SecretUrlTest.java";
     private static final List<String> FROZEN_TESTS = List.of(
             "src/test/java/dev/idempotent/fetch/FetchClientContractTest.java",
             "src/test/java/dev/idempotent/fetch/FetchClientRetryTest.java");
@@ -43,6 +47,22 @@ class FetchClientPacketTest {
     }
 
     @Test
+    void theInterviewersRetryGatesFailOnTheStarterOnlyWhereItDoesNotRetry() {
+        try (StarterRun run = StarterRun.copyOf(starter)) {
+            plantInterviewerTests(run);
+            TestResults results = run.test(RETRY_GATES);
+            assertEquals(Status.FAILED, results.get(RETRY_GATES, "a429AndA503AreBothRetried").status(), results::summary);
+            assertEquals(Status.FAILED, results.get(RETRY_GATES, "waitsGrowGoThroughTheSleeperAndStopAtThreeAttempts").status(),
+                    results::summary);
+            for (String passing : List.of("aBodyThatIsNotJsonGetsOneAttempt", "aTimeoutGetsOneAttempt")) {
+                assertEquals(Status.PASSED, results.get(RETRY_GATES, passing).status(), results::summary);
+            }
+            assertTrue(results.of(RETRY_GATES).stream().filter(r -> r.method().equals("anyOtherStatusGetsOneAttempt"))
+                    .allMatch(r -> r.status() == Status.PASSED), results::summary);
+        }
+    }
+
+    @Test
     void theReferencePatchMakesEveryTestPass() {
         try (StarterRun run = StarterRun.copyOf(starter)) {
             run.applyPatch(packet.resolve("reference.patch"));
@@ -55,11 +75,11 @@ class FetchClientPacketTest {
     }
 
     @Test
-    void thePatchedStarterIsTheAnswerKeySourceByteForByte() {
+    void thePatchedStarterIsTheAnswerKeySourceCommentsAside() {
         try (StarterRun run = StarterRun.copyOf(starter)) {
             run.applyPatch(packet.resolve("reference.patch"));
 
-            assertEquals(List.of(), FileTrees.differences(
+            assertEquals(List.of(), JavaSource.codeDifferences(
                     module.resolve("src/main/java"), run.root().resolve("src/main/java")));
         }
     }
@@ -79,10 +99,10 @@ class FetchClientPacketTest {
     }
 
     @Test
-    void theFrozenTestsAreByteIdenticalInStarterAndModule() {
+    void theFrozenTestsAreTheModulesInEveryTokenOfCode() {
         for (String test : FROZEN_TESTS) {
             assertTrue(Files.isRegularFile(starter.resolve(test)), "starter lacks " + test);
-            assertTrue(FileTrees.sameBytes(starter.resolve(test), module.resolve(test)), test + " has drifted");
+            assertEquals(JavaSource.code(module.resolve(test)), JavaSource.code(starter.resolve(test)), test + " has drifted");
         }
         assertEquals(FROZEN_TESTS.size(), count(starter.resolve("src/test/java")),
                 "the starter ships exactly the frozen tests");
@@ -96,9 +116,34 @@ class FetchClientPacketTest {
         assertTrue(starterPom.properties().containsKey("wiremock.version"), "the starter pins WireMock");
     }
 
+    // The Honesty gate's mechanical half: what the interviewer runs includes the secret-URL check, and it
+    // is the module's own test, so a patch that logs the URL is caught by the same code in both places.
+    // The Retry and Backoff gates' tests are the packet's own: they accept any growing schedule.
+    @Test
+    void theInterviewersTestsPassOnTheReferencePatchAndSecretUrlTestIsTheModules() {
+        assertEquals(JavaSource.code(module.resolve("src/test/java").resolve(SECRET_URL_SOURCE)),
+                JavaSource.code(packet.resolve("interviewer-tests").resolve(SECRET_URL_SOURCE)));
+        try (StarterRun run = StarterRun.copyOf(starter)) {
+            run.applyPatch(packet.resolve("reference.patch"));
+            plantInterviewerTests(run);
+            TestResults results = run.test(CONTRACT, RETRY, SECRET_URL, RETRY_GATES);
+            assertTrue(results.allPassed(SECRET_URL), results::summary);
+            assertTrue(results.allPassed(RETRY_GATES), results::summary);
+            assertTrue(results.allPassed(RETRY), results::summary);
+        }
+    }
+
+    /** Copies the interviewer's extra tests into a starter copy, next to the frozen ones. */
+    static void plantInterviewerTests(StarterRun run) {
+        FileTrees.copy(ProjectRoot.packet("fetch-client").resolve("interviewer-tests"),
+                run.root().resolve("src/test/java"));
+    }
+
     @Test
     void theInterviewerHasThePromptAndTheAnswerKey() throws Exception {
-        for (String document : List.of("PROMPT.md", "answer-key.md", "reference.patch")) {
+        for (String document : List.of("PROMPT.md", "README.md", "answer-key.md", "interviewer-sheet.md", "score.sh",
+                "reference.patch", "interviewer-tests/" + SECRET_URL_SOURCE,
+                "interviewer-tests/dev/idempotent/fetch/RetryGatesTest.java")) {
             Path file = packet.resolve(document);
             assertTrue(Files.isRegularFile(file) && Files.size(file) > 0, "packet lacks " + document);
         }

@@ -5,8 +5,10 @@ import dev.idempotent.seatgrant.server.internal.GrantService;
 import dev.idempotent.seatgrant.server.internal.Journal;
 import dev.idempotent.seatgrant.server.internal.ServerCore;
 import dev.idempotent.seatgrant.server.internal.http.HttpEngine;
+import dev.idempotent.seatgrant.server.internal.http.HttpSettings;
 import dev.idempotent.seatgrant.server.internal.store.DbSpec;
 import dev.idempotent.seatgrant.server.internal.store.JdbcSeatStore;
+import dev.idempotent.seatgrant.server.internal.store.StoreException;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetAddress;
 import java.net.URI;
@@ -56,19 +58,50 @@ public final class FakeSeatServer implements AutoCloseable {
      */
     public static FakeSeatServer start(ServerConfig config) {
         DbSpec spec = DbSpec.parse(config.db());
+        if (spec.file() != null) {
+            probeFile(spec);
+        }
         JdbcSeatStore store = JdbcSeatStore.open(spec, DB_THREADS);
         ExecutorService db = Executors.newFixedThreadPool(DB_THREADS, new DefaultThreadFactory("seat-db", true));
         ServerCore core = new ServerCore(store,
                 new GrantService(store, config.clock(), config.claimLease(), db),
-                new FaultPlanner(config.faultPlan()), new Journal(), config.clock(), db,
+                new FaultPlanner(config.faultPlan()), new Journal(config.journalCapacity()), config.clock(), db,
                 config.replayStatus(), config.requireKey(), config.adminToken(), config.defaultHang().toMillis());
         try {
-            HttpEngine engine = HttpEngine.start(config.host(), config.port(), core);
+            HttpEngine engine = HttpEngine.start(config.host(), config.port(), core,
+                    new HttpSettings(config.basePath(), config.headerTimeout(),
+                            config.bodyTimeout(), config.idleTimeout(), config.maxConnections()));
             return new FakeSeatServer(config, core, engine, spec.description());
         } catch (RuntimeException e) {
             db.shutdownNow();
             store.close();
             throw e;
+        }
+    }
+
+    /**
+     * Opens a file store once, directly, before the pool does: when the file cannot be used (a directory it cannot
+     * create, {@code /proc}, a corrupt {@code .mv.db}) the pool would say only "PoolInitializationException"
+     * and print a stack trace; H2's own message names the cause. A file path holds no credential, so its message
+     * may be shown.
+     */
+    private static void probeFile(DbSpec spec) {
+        java.nio.file.Path dir = spec.file().getParent();
+        try {
+            java.nio.file.Files.createDirectories(dir);
+        } catch (java.io.IOException | SecurityException e) {
+            throw new StoreException("cannot create the directory " + dir + " for the H2 file store ("
+                    + e.getClass().getSimpleName() + ")", null);
+        }
+        // No trace file for the probe: when H2 cannot write one it prints a stack trace to stderr itself.
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(spec.jdbcUrl() + ";TRACE_LEVEL_FILE=0")) {
+            c.isValid(1);
+        } catch (java.sql.SQLException e) {
+            String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse("unknown").strip();
+            if (reason.length() > 240) {
+                reason = reason.substring(0, 240) + "...";
+            }
+            throw new StoreException("cannot open the " + spec.description() + " store: " + reason, null);
         }
     }
 
@@ -92,14 +125,35 @@ public final class FakeSeatServer implements AutoCloseable {
         return URI.create("http://" + host + ":" + port() + "/");
     }
 
+    /**
+     * Where the seat API lives: {@code http://host:port} plus the base path, with no trailing slash; append
+     * {@code /v1/seats}. Without a base path it is {@link #baseUri()} without its trailing slash.
+     */
+    public URI apiBaseUri() {
+        String root = baseUri().toString();
+        return URI.create(root.substring(0, root.length() - 1) + config.basePath());
+    }
+
     /** A loggable description of the store, e.g. {@code H2 file /tmp/x/seats.mv.db}; never a credential. */
     public String storeDescription() {
         return storeDescription;
     }
 
-    /** Every seat-API request so far, in arrival order, faulted ones included. */
+    /**
+     * The seat-API requests the journal holds (the last {@link ServerConfig#journalCapacity()}), faulted ones
+     * included, in {@code seq} order: the order their outcomes became known, which is arrival order for requests
+     * sent one after another.
+     */
     public List<JournalEntry> journal() {
         return core.journal().snapshot();
+    }
+
+    /**
+     * The journal's entries with {@code seq > after}, as {@code GET /__admin/requests?after=SEQ} gives them: it stops
+     * before an entry whose response is still being written, so a follower never misses one.
+     */
+    public List<JournalEntry> journal(long after) {
+        return core.journal().after(after);
     }
 
     /** The store's seats, keys and duplicate seats, read now. */

@@ -6,30 +6,53 @@ import java.util.Objects;
 /**
  * One request the seat API received, faulted or not, as {@code GET /__admin/requests} lists it.
  *
+ * @param seq            its place in the journal, from 1, increasing in the order outcomes became known; never
+ *                       reused, not even after a reset ({@code GET /__admin/requests?after=SEQ} relies on it)
  * @param at             when the request arrived
  * @param method         the HTTP method
- * @param path           the path, never the query string
+ * @param path           the API path, never the query string, and without the server's base path
  * @param idempotencyKey the Idempotency-Key header; nullable (absent or invalid)
- * @param attempt        which request this was for its key (or, keyless, for its body), from 1
+ * @param workspaceId    the grant's workspaceId for a POST whose body was valid, the filter for a list; else null
+ * @param userId         the grant's userId for a POST whose body was valid, the filter for a list; else null
+ * @param attempt        which request this was for its key (or, keyless, for its body), from 1; 0 when refused
+ *                       before the fault plan was asked
  * @param fault          the fault's wire name ({@code reset-after-commit}, ...); nullable (no fault)
  * @param committed      true when this request wrote the seat
  * @param seatId         the seat this request wrote or replayed; nullable
- * @param status         the status the server sent; nullable when a fault replaced the response
+ * @param status         the status the server chose; nullable when a fault replaced the response
+ * @param sent           true only once the whole response reached the socket; false while it is being written,
+ *                       when the connection broke first, and when a fault replaced it
  */
 public record JournalEntry(
+        long seq,
         Instant at,
         String method,
         String path,
         String idempotencyKey,
+        String workspaceId,
+        String userId,
         int attempt,
         String fault,
         boolean committed,
         String seatId,
-        Integer status) {
+        Integer status,
+        boolean sent) {
 
     public JournalEntry {
         Objects.requireNonNull(at, "at");
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(path, "path");
+    }
+
+    /** This entry at another place in the journal. */
+    public JournalEntry withSeq(long newSeq) {
+        return new JournalEntry(newSeq, at, method, path, idempotencyKey, workspaceId, userId, attempt, fault,
+                committed, seatId, status, sent);
+    }
+
+    /** This entry once it is known whether its response reached the socket. */
+    public JournalEntry withSent(boolean wasSent) {
+        return new JournalEntry(seq, at, method, path, idempotencyKey, workspaceId, userId, attempt, fault,
+                committed, seatId, status, wasSent);
     }
 }

@@ -23,6 +23,12 @@ public final class ServerConfig {
     private final Duration claimLease;
     private final Duration defaultHang;
     private final Clock clock;
+    private final String basePath;
+    private final Duration headerTimeout;
+    private final Duration bodyTimeout;
+    private final Duration idleTimeout;
+    private final int maxConnections;
+    private final int journalCapacity;
 
     private ServerConfig(Builder b) {
         this.host = b.host;
@@ -35,6 +41,12 @@ public final class ServerConfig {
         this.claimLease = b.claimLease;
         this.defaultHang = b.defaultHang;
         this.clock = b.clock;
+        this.basePath = b.basePath;
+        this.headerTimeout = b.headerTimeout;
+        this.bodyTimeout = b.bodyTimeout;
+        this.idleTimeout = b.idleTimeout;
+        this.maxConnections = b.maxConnections;
+        this.journalCapacity = b.journalCapacity;
     }
 
     public static Builder builder() {
@@ -54,6 +66,12 @@ public final class ServerConfig {
         b.claimLease = claimLease;
         b.defaultHang = defaultHang;
         b.clock = clock;
+        b.basePath = basePath;
+        b.headerTimeout = headerTimeout;
+        b.bodyTimeout = bodyTimeout;
+        b.idleTimeout = idleTimeout;
+        b.maxConnections = maxConnections;
+        b.journalCapacity = journalCapacity;
         return b;
     }
 
@@ -99,11 +117,45 @@ public final class ServerConfig {
         return clock;
     }
 
+    /**
+     * The prefix the seat API is served under, e.g. {@code /t/tok_abc} for {@code /t/tok_abc/v1/seats}; empty for
+     * none. The admin API stays at {@code /__admin}. It may hold a secret-looking token, so it is never logged.
+     */
+    public String basePath() {
+        return basePath;
+    }
+
+    /** How long a request's headers may take to arrive, from their first byte; then 408 and close. */
+    public Duration headerTimeout() {
+        return headerTimeout;
+    }
+
+    /** How long a request's body may take to arrive, after its headers; then 408 and close. */
+    public Duration bodyTimeout() {
+        return bodyTimeout;
+    }
+
+    /** How long a kept-alive connection may sit idle (or a response take to be written) before it is closed. */
+    public Duration idleTimeout() {
+        return idleTimeout;
+    }
+
+    /** Open connections beyond this are accepted and closed at once. */
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    /** How many journal entries are kept; past it the oldest are overwritten. */
+    public int journalCapacity() {
+        return journalCapacity;
+    }
+
     @Override
     public String toString() {
         return "ServerConfig[host=" + host + ", port=" + port + ", rules=" + faultPlan.rules().size()
                 + ", replayStatus=" + replayStatus + ", requireKey=" + requireKey
-                + ", adminToken=" + (adminToken == null ? "none" : "set") + "]";
+                + ", adminToken=" + (adminToken == null ? "none" : "set")
+                + ", basePath=" + (basePath.isEmpty() ? "none" : "set") + "]";
     }
 
     /** Collects settings; {@link #build()} copies them, so a built config never changes afterwards. Not thread-safe. */
@@ -118,6 +170,12 @@ public final class ServerConfig {
         private Duration claimLease = Duration.ofSeconds(10);
         private Duration defaultHang = Duration.ofSeconds(60);
         private Clock clock = Clock.systemUTC();
+        private String basePath = "";
+        private Duration headerTimeout = Duration.ofSeconds(10);
+        private Duration bodyTimeout = Duration.ofSeconds(30);
+        private Duration idleTimeout = Duration.ofSeconds(60);
+        private int maxConnections = defaultMaxConnections();
+        private int journalCapacity = 100_000;
 
         private Builder() {
         }
@@ -166,6 +224,10 @@ public final class ServerConfig {
             if (adminToken != null && adminToken.isBlank()) {
                 throw new IllegalArgumentException("admin token must not be blank");
             }
+            if (adminToken != null && !adminToken.equals(adminToken.strip())) {
+                // HTTP strips a header value's surrounding whitespace, so no request could ever present it.
+                throw new IllegalArgumentException("admin token must not start or end with whitespace");
+            }
             this.adminToken = adminToken;
             return this;
         }
@@ -195,6 +257,100 @@ public final class ServerConfig {
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
+        }
+
+        /**
+         * Serves the seat API under this prefix: {@code /t/tok_abc} serves {@code /t/tok_abc/v1/seats}, and
+         * {@code /v1/seats} at the root then answers 404. Default empty (the root). The admin API stays at
+         * {@code /__admin}.
+         *
+         * @throws IllegalArgumentException unless empty or {@code /} followed by segments of URL-safe characters
+         *                                  ({@code A-Z a-z 0-9 - . _ ~}), with no empty, {@code .} or {@code ..}
+         *                                  segment, no trailing {@code /}, and not under {@code /__admin}
+         */
+        public Builder basePath(String basePath) {
+            this.basePath = checkBasePath(Objects.requireNonNull(basePath, "basePath"));
+            return this;
+        }
+
+        private static String checkBasePath(String path) {
+            if (path.isEmpty() || path.equals("/")) {
+                return "";
+            }
+            if (!path.startsWith("/") || path.endsWith("/")) {
+                throw new IllegalArgumentException("base path must start with / and not end with /");
+            }
+            for (String segment : path.substring(1).split("/", -1)) {
+                if (segment.isEmpty() || segment.equals(".") || segment.equals("..")
+                        || !segment.matches("[A-Za-z0-9._~-]+")) {
+                    throw new IllegalArgumentException(
+                            "base path segments must be non-empty and use only A-Z a-z 0-9 - . _ ~");
+                }
+            }
+            if (path.equals("/__admin") || path.startsWith("/__admin/")) {
+                throw new IllegalArgumentException("base path must not be under /__admin");
+            }
+            return path;
+        }
+
+        /** Headers must be complete this long after their first byte, or the client gets 408; default 10 s. */
+        public Builder headerTimeout(Duration timeout) {
+            this.headerTimeout = positive(timeout, "header timeout");
+            return this;
+        }
+
+        /** A body must be complete this long after its headers, or the client gets 408; default 30 s. */
+        public Builder bodyTimeout(Duration timeout) {
+            this.bodyTimeout = positive(timeout, "body timeout");
+            return this;
+        }
+
+        /**
+         * A kept-alive connection with no request for this long is closed, and so is one whose response takes this
+         * long to write (a client that stopped reading); default 60 s. A connection held by
+         * {@code hang-after-commit} follows its rule's delayMs instead.
+         */
+        public Builder idleTimeout(Duration timeout) {
+            this.idleTimeout = positive(timeout, "idle timeout");
+            return this;
+        }
+
+        /**
+         * Open connections beyond this are accepted and closed at once; default 10,000, or three quarters of the
+         * process's open-file limit when that is lower, so the server never runs out of file descriptors.
+         */
+        public Builder maxConnections(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("max connections must be at least 1");
+            }
+            this.maxConnections = max;
+            return this;
+        }
+
+        /** How many journal entries are kept, oldest overwritten first; default 100,000. */
+        public Builder journalCapacity(int capacity) {
+            if (capacity < 1 || capacity > 10_000_000) {
+                throw new IllegalArgumentException("journal capacity must be 1 to 10000000");
+            }
+            this.journalCapacity = capacity;
+            return this;
+        }
+
+        private static Duration positive(Duration d, String what) {
+            Objects.requireNonNull(d, what);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(what + " must be positive");
+            }
+            return d;
+        }
+
+        private static int defaultMaxConnections() {
+            long limit = -1;
+            if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                    instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+                limit = unix.getMaxFileDescriptorCount();
+            }
+            return limit <= 0 ? 10_000 : (int) Math.min(10_000, limit * 3 / 4);
         }
 
         public ServerConfig build() {

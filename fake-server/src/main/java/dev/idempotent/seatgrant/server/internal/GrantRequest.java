@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idempotent.seatgrant.server.Seat;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -15,8 +18,8 @@ import java.util.List;
 /**
  * A validated {@code POST /v1/seats} body.
  *
- * @param workspaceId non-blank, at most 255 characters
- * @param userId      non-blank, at most 255 characters
+ * @param workspaceId valid by {@link #idProblem}
+ * @param userId      valid by {@link #idProblem}
  * @param role        one of {@link Seat#ROLES}
  */
 public record GrantRequest(String workspaceId, String userId, String role) {
@@ -49,9 +52,21 @@ public record GrantRequest(String workspaceId, String userId, String role) {
      * @throws Invalid with slug {@code malformed-json} or {@code invalid-field}
      */
     public static GrantRequest parse(byte[] body) throws Invalid {
+        String text;
+        try {
+            // Decoded here, strictly, rather than by Jackson: its byte parser lets overlong forms through ("\xc0\xaf"
+            // reads as "/") and guesses UTF-16 or UTF-32 from the first bytes, so a seat could be written for
+            // bytes the client did not send as UTF-8.
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(body)).toString();
+        } catch (CharacterCodingException e) {
+            throw new Invalid("malformed-json", "the body is not valid UTF-8");
+        }
         JsonNode root;
         try {
-            root = STRICT.readTree(body);
+            root = STRICT.readTree(text);
         } catch (JsonProcessingException e) {
             throw new Invalid("malformed-json", "the body is not valid JSON");
         } catch (java.io.IOException e) {
@@ -81,21 +96,44 @@ public record GrantRequest(String workspaceId, String userId, String role) {
             throw new Invalid("invalid-field", name + " must be a string");
         }
         String text = value.textValue();
-        if (text.isBlank()) {
+        if (!name.equals("role")) {
+            String why = idProblem(text);
+            if (why != null) {
+                throw new Invalid("invalid-field", name + " " + why);
+            }
+        } else if (text.isBlank()) {
             throw new Invalid("invalid-field", name + " must not be blank");
         }
-        if (text.length() > MAX_FIELD_LENGTH) {
-            throw new Invalid("invalid-field", name + " must be at most " + MAX_FIELD_LENGTH + " characters");
+        return text;
+    }
+
+    /**
+     * The one rule for a workspaceId or userId, wherever it appears (a POST body, a list filter): non-blank, at
+     * most 255 characters, no control characters, no half of a surrogate pair, and no leading or trailing
+     * whitespace (an id is kept exactly as sent, so " alice" would be a different user from "alice" that no
+     * trimmed lookup could find).
+     *
+     * @return why {@code id} is refused, as the end of a sentence ("must not be blank"); null when it is valid
+     */
+    public static String idProblem(String id) {
+        if (id.isBlank()) {
+            return "must not be blank";
         }
-        if (text.chars().anyMatch(Character::isISOControl)) {
-            throw new Invalid("invalid-field", name + " must not contain control characters");
+        if (id.length() > MAX_FIELD_LENGTH) {
+            return "must be at most " + MAX_FIELD_LENGTH + " characters";
         }
-        if (hasLoneSurrogate(text)) {
+        if (id.chars().anyMatch(Character::isISOControl)) {
+            return "must not contain control characters";
+        }
+        if (hasLoneSurrogate(id)) {
             // A JSON escape can name half of a surrogate pair. As UTF-8 that half becomes '?', so two different
             // ids would hash as one payload (a replay instead of a 422) and the stored id would not be the one sent.
-            throw new Invalid("invalid-field", name + " must be valid Unicode text");
+            return "must be valid Unicode text";
         }
-        return text;
+        if (!id.equals(id.strip())) {
+            return "must not start or end with whitespace";
+        }
+        return null;
     }
 
     private static boolean hasLoneSurrogate(String text) {

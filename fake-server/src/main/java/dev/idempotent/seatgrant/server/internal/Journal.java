@@ -3,39 +3,102 @@ package dev.idempotent.seatgrant.server.internal;
 import dev.idempotent.seatgrant.server.JournalEntry;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Every request to the seat API, faulted ones included, in arrival order. A request takes its place in line
- * when it arrives and its entry appears once its outcome is known.
+ * The last {@code capacity} requests to the seat API, faulted ones included, as a ring: past the bound the
+ * oldest entry is overwritten, so memory stays flat however long the server runs. The ledger comes from the
+ * store, not from here, so a wrapped journal never changes what the ledger says.
  *
- * <p>Thread-safe. Bounded: past {@link #CAPACITY} entries the oldest are dropped.
+ * <p>An entry takes its {@code seq} when its outcome is known (an answer chosen, or a fault struck). One whose
+ * answer is still being written is <em>unsettled</em> until the write completes or fails; {@link #after} stops
+ * before the first unsettled entry, so a reader that follows the journal with {@code after=SEQ} never skips
+ * an entry and never sees one change after it was read.
+ *
+ * <p>Thread-safe: one lock, held for array arithmetic only.
  */
 public final class Journal {
 
-    public static final int CAPACITY = 100_000;
+    /** The default bound: ample for any demo or test; about 40 MB when full of typical entries (measured). */
+    public static final int DEFAULT_CAPACITY = 100_000;
 
-    private final AtomicLong sequence = new AtomicLong();
-    private final ConcurrentSkipListMap<Long, JournalEntry> entries = new ConcurrentSkipListMap<>();
+    private final JournalEntry[] ring;
+    private final boolean[] settled;
+    private long next = 1;
+    private long oldest = 1;
 
-    /** Reserves this request's place in arrival order. */
-    public long arrive() {
-        return sequence.incrementAndGet();
-    }
-
-    public void record(long place, JournalEntry entry) {
-        entries.put(place, entry);
-        while (entries.size() > CAPACITY) {
-            entries.pollFirstEntry();
+    public Journal(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("journal capacity must be at least 1");
         }
+        ring = new JournalEntry[capacity];
+        settled = new boolean[capacity];
     }
 
-    public List<JournalEntry> snapshot() {
-        return new ArrayList<>(entries.values());
+    public Journal() {
+        this(DEFAULT_CAPACITY);
     }
 
-    public void clear() {
-        entries.clear();
+    public int capacity() {
+        return ring.length;
+    }
+
+    /**
+     * Appends an entry, giving it the next {@code seq}, and returns that seq.
+     *
+     * @param isSettled false when a response is still being written ({@link #settle} follows)
+     */
+    public synchronized long record(JournalEntry entry, boolean isSettled) {
+        long seq = next++;
+        int slot = slot(seq);
+        ring[slot] = entry.withSeq(seq);
+        settled[slot] = isSettled;
+        if (seq - oldest >= ring.length) {
+            oldest = seq - ring.length + 1;
+        }
+        return seq;
+    }
+
+    /** Says whether the response of entry {@code seq} reached the socket; a no-op once the ring has moved past it. */
+    public synchronized void settle(long seq, boolean sent) {
+        if (seq < oldest || seq >= next) {
+            return;
+        }
+        int slot = slot(seq);
+        ring[slot] = ring[slot].withSent(sent);
+        settled[slot] = true;
+    }
+
+    /** Every retained entry, oldest first; unsettled ones read {@code sent: false}. */
+    public synchronized List<JournalEntry> snapshot() {
+        List<JournalEntry> out = new ArrayList<>((int) (next - oldest));
+        for (long seq = oldest; seq < next; seq++) {
+            out.add(ring[slot(seq)]);
+        }
+        return out;
+    }
+
+    /** The retained entries with {@code seq > after}, oldest first, up to (not including) the first unsettled one. */
+    public synchronized List<JournalEntry> after(long after) {
+        List<JournalEntry> out = new ArrayList<>();
+        for (long seq = Math.max(oldest, after + 1); seq < next; seq++) {
+            int slot = slot(seq);
+            if (!settled[slot]) {
+                break;
+            }
+            out.add(ring[slot]);
+        }
+        return out;
+    }
+
+    /** Forgets every entry; seq carries on, so a follower's {@code after} stays meaningful. */
+    public synchronized void clear() {
+        for (long seq = oldest; seq < next; seq++) {
+            ring[slot(seq)] = null;
+        }
+        oldest = next;
+    }
+
+    private int slot(long seq) {
+        return (int) (seq % ring.length);
     }
 }

@@ -6,9 +6,8 @@ import java.util.OptionalInt;
 /**
  * Why a {@link FetchClient#fetchJson(String, Duration) fetchJson} call produced no JSON object.
  *
- * <p>It is checked, like the I/O it reports: the Python original's {@code FetchError} extends
- * {@code Exception}, and every caller of the brownfield already had to decide what a failed fetch means
- * for them. The message is one of a few fixed phrases ({@code "http 503"}, {@code "response was not json"},
+ * <p>It is checked, like the I/O it reports: every caller already had to decide what a failed fetch
+ * means for them. The message is one of a few fixed phrases ({@code "http 503"}, {@code "response was not json"},
  * {@code "json root was not an object"}, {@code "connection failed"}, ...). It never contains the URL,
  * and no JDK exception is chained as a cause, since those may quote the host or the request URI.
  *

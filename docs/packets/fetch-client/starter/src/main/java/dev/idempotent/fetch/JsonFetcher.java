@@ -31,7 +31,7 @@ import java.util.Objects;
 final class JsonFetcher {
 
     private static final ObjectMapper JSON = JsonMapper.builder()
-            // Python's json.loads rejects "{} trailing"; Jackson accepts it unless told otherwise.
+            // "{} trailing" is not a JSON object; Jackson accepts it unless told otherwise.
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
     private static final TypeReference<Map<String, Object>> JSON_OBJECT = new TypeReference<>() { };
@@ -128,9 +128,9 @@ final class JsonFetcher {
 
     private static HttpClient defaultHttpClient() {
         return HttpClient.newBuilder()
-                // HTTP/1.1 as the Python original spoke it; it also keeps the JDK from an h2c upgrade dance.
+                // HTTP/1.1 keeps the JDK from an h2c upgrade dance with plain-http partners.
                 .version(HttpClient.Version.HTTP_1_1)
-                // urllib follows redirects; NORMAL does too, except from https down to http.
+                // Callers have always had redirects followed; NORMAL does, except from https down to http.
                 .followRedirects(HttpClient.Redirect.NORMAL)
                 .build();
     }

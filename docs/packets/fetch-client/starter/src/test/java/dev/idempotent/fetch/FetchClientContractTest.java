@@ -30,10 +30,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The frozen contract of the fetch client, ported from the retry-ticket packet's {@code test_client.py}.
+ * The frozen contract of the fetch client: what its callers compile against and rely on.
  *
- * <p>FROZEN: this file is byte-identical in the packet's starter and in the answer key, and the docs
- * build checks that it stays so. A change that needs this file edited has changed the contract.
+ * <p>FROZEN: leave this file exactly as it is. A change that needs this file edited has changed the
+ * contract.
  */
 class FetchClientContractTest {
 

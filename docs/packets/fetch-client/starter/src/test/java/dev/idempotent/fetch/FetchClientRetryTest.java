@@ -19,11 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The retry ticket's acceptance tests, ported from the packet's {@code test_retry.py}: red on the
- * starter, green once 503 is retried with growing waits and 404 is not.
+ * The retry ticket's acceptance tests: red before the change, green once 503 is retried with growing
+ * waits and 404 is not.
  *
- * <p>FROZEN: this file is byte-identical in the packet's starter and in the answer key, and the docs
- * build checks that it stays so. The waits are observed through the client's {@link Sleeper}, so a
+ * <p>FROZEN: leave this file exactly as it is. The waits are observed through the client's {@link Sleeper}, so a
  * patch that calls {@code Thread.sleep} directly fails here, closed, instead of passing slowly.
  */
 class FetchClientRetryTest {

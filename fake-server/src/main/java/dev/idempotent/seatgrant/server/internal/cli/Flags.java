@@ -1,5 +1,6 @@
 package dev.idempotent.seatgrant.server.internal.cli;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -36,5 +37,45 @@ final class Flags {
             throw new UsageException(flag + " needs a value");
         }
         return value;
+    }
+
+    /**
+     * The one duration grammar every duration flag uses: a whole number followed by {@code ms}, {@code s} or
+     * {@code m} ({@code 250ms}, {@code 10s}, {@code 2m}), positive, at most a day.
+     *
+     * @throws UsageException naming {@code flag} and the grammar
+     */
+    static Duration duration(String flag, String value) throws UsageException {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]{1,9})(ms|s|m)").matcher(value);
+        if (!m.matches()) {
+            throw new UsageException(flag + " must be a duration like 250ms, 10s or 2m");
+        }
+        long n = Long.parseLong(m.group(1));
+        Duration d = switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            default -> Duration.ofMinutes(n);
+        };
+        if (d.isZero() || d.compareTo(Duration.ofDays(1)) > 0) {
+            throw new UsageException(flag + " must be more than 0 and at most a day");
+        }
+        return d;
+    }
+
+    /**
+     * A whole number from {@code min} to {@code max}.
+     *
+     * @throws UsageException naming {@code flag} and the range
+     */
+    static int intInRange(String flag, String value, int min, int max) throws UsageException {
+        try {
+            int n = Integer.parseInt(value);
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // the message below says what is wanted
+        }
+        throw new UsageException(flag + " must be a whole number from " + min + " to " + max);
     }
 }

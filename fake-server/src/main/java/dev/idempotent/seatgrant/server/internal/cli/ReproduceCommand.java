@@ -127,6 +127,9 @@ public final class ReproduceCommand {
         progress.scheduleAtFixedRate(() -> err.printf(Locale.ROOT, "reproduce: %d of %d variants done after %d s%n",
                         done.get(), total, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)),
                 PROGRESS_EVERY_SECONDS, PROGRESS_EVERY_SECONDS, TimeUnit.SECONDS);
+        if (options.settings().server() != null) {
+            err.println("reproduce: watch it live at " + pageOf(options.settings().server()));
+        }
         List<VariantResult> rows;
         try {
             rows = lab.run(row -> done.incrementAndGet());
@@ -220,6 +223,15 @@ public final class ReproduceCommand {
             return Integer.parseInt(value);
         } catch (NumberFormatException e) {
             throw new UsageException(flag + " must be a whole number");
+        }
+    }
+
+    /** The incident page of {@code server}, without any user-info the URL carried. */
+    static URI pageOf(URI server) {
+        try {
+            return new URI(server.getScheme(), null, server.getHost(), server.getPort(), "/__admin/ui", null, null);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("not a server URL", e);
         }
     }
 

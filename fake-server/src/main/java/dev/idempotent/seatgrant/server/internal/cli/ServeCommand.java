@@ -29,8 +29,18 @@ public final class ServeCommand {
               --replay-status 409|original
                                        how a completed key is replayed (default 409)
               --require-key            a POST without Idempotency-Key gets 400
+              --base-path PATH         serve the seat API under PATH, e.g. /t/tok_abc/v1/seats (the admin
+                                       API stays at /__admin; the path is never logged)
               --admin-token TOKEN      admin API needs 'Authorization: Bearer TOKEN' (and then answers any
                                        address); or set FAKE_SERVER_ADMIN_TOKEN
+              --header-timeout DUR     a request's headers must arrive within DUR of its first byte, else
+                                       408 and close (default 10s; DUR is <n>ms, <n>s or <n>m)
+              --body-timeout DUR       a request's body must arrive within DUR of its headers, else 408 and
+                                       close (default 30s)
+              --idle-timeout DUR       close a kept-alive connection idle this long (default 60s)
+              --max-connections N      open connections beyond N are accepted and closed at once (default
+                                       10000, or 3/4 of the open-file limit when lower)
+              --journal-capacity N     journal entries kept, oldest overwritten first (default 100000)
               --help                   this text
               --version                the version
             """;
@@ -54,7 +64,11 @@ public final class ServeCommand {
         String faultSource = "none";
         boolean planSet = false;
         if (tokenFromEnv != null && !tokenFromEnv.isBlank()) {
-            builder.adminToken(tokenFromEnv);
+            try {
+                builder.adminToken(tokenFromEnv);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("FAKE_SERVER_ADMIN_TOKEN: " + e.getMessage());
+            }
         }
         Deque<String> queue = Flags.tokens(args);
         while (!queue.isEmpty()) {
@@ -120,13 +134,27 @@ public final class ServeCommand {
                     }
                 }
                 case "--require-key" -> builder.requireKey(true);
+                case "--base-path" -> {
+                    try {
+                        builder.basePath(Flags.value(queue, flag));
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("--base-path: " + e.getMessage());
+                    }
+                }
                 case "--admin-token" -> {
                     try {
                         builder.adminToken(Flags.value(queue, flag));
                     } catch (IllegalArgumentException e) {
-                        throw new UsageException("--admin-token must not be blank");
+                        throw new UsageException("--admin-token: " + e.getMessage());
                     }
                 }
+                case "--header-timeout" -> builder.headerTimeout(Flags.duration(flag, Flags.value(queue, flag)));
+                case "--body-timeout" -> builder.bodyTimeout(Flags.duration(flag, Flags.value(queue, flag)));
+                case "--idle-timeout" -> builder.idleTimeout(Flags.duration(flag, Flags.value(queue, flag)));
+                case "--max-connections" -> builder.maxConnections(
+                        Flags.intInRange(flag, Flags.value(queue, flag), 1, 1_000_000));
+                case "--journal-capacity" -> builder.journalCapacity(
+                        Flags.intInRange(flag, Flags.value(queue, flag), 1, 10_000_000));
                 default -> throw new UsageException(flag.startsWith("-")
                         ? "unknown flag " + flag : "unexpected argument (serve takes only flags)");
             }
@@ -149,7 +177,7 @@ public final class ServeCommand {
             stopped.countDown();
         }, "fake-server-shutdown"));
         out.println("fake-server listening on " + server.baseUri() + " (store: " + server.storeDescription()
-                + "; faults: " + options.faultSource() + ")");
+                + "; faults: " + options.faultSource() + "; page: " + server.baseUri().resolve("/__admin/ui") + ")");
         out.flush();
         try {
             stopped.await();

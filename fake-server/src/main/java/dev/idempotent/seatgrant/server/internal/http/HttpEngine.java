@@ -14,23 +14,36 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Netty server: a small fixed set of event-loop threads serves every connection, so a thousand hung
  * connections cost a thousand idle channels, not a thousand threads.
+ *
+ * <p>Each connection's pipeline: {@link ConnectionGuard} (deadlines, lingering close), Netty's codec,
+ * {@link RequestGate} (refusals from the head), {@link BodyLimitAggregator}, {@link SeatHttpHandler} (one
+ * request at a time, answered in order). Beyond {@link HttpSettings#maxConnections()} open connections a new
+ * one is accepted and closed at once, with one log line a minute at most.
  *
  * <p>Not thread-safe to start and close concurrently; {@link #close()} is idempotent.
  */
 public final class HttpEngine implements AutoCloseable {
 
     private static final int IO_THREADS = 2;
+    private static final long CAP_LOG_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
+    private static final Logger LOG = LoggerFactory.getLogger(HttpEngine.class);
 
     private final EventLoopGroup group;
     private final Channel serverChannel;
+    private final AtomicInteger open;
 
-    private HttpEngine(EventLoopGroup group, Channel serverChannel) {
+    private HttpEngine(EventLoopGroup group, Channel serverChannel, AtomicInteger open) {
         this.group = group;
         this.serverChannel = serverChannel;
+        this.open = open;
     }
 
     /**
@@ -38,27 +51,48 @@ public final class HttpEngine implements AutoCloseable {
      *
      * @throws java.io.UncheckedIOException wrapping the bind failure (address in use, bad host)
      */
-    public static HttpEngine start(String host, int port, ServerCore core) {
+    public static HttpEngine start(String host, int port, ServerCore core, HttpSettings settings) {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(IO_THREADS,
                 new DefaultThreadFactory("seat-io", true), NioIoHandler.newFactory());
-        SeatHttpHandler handler = new SeatHttpHandler(core);
+        AtomicInteger open = new AtomicInteger();
+        AtomicLong refused = new AtomicLong();
+        AtomicLong nextCapLog = new AtomicLong(System.nanoTime());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 2048)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                // A client may send its requests and then shut its side down; it still gets every answer.
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        int now = open.incrementAndGet();
+                        ch.closeFuture().addListener(f -> open.decrementAndGet());
+                        if (now > settings.maxConnections()) {
+                            refused.incrementAndGet();
+                            long due = nextCapLog.get();
+                            if (System.nanoTime() - due >= 0
+                                    && nextCapLog.compareAndSet(due, System.nanoTime() + CAP_LOG_INTERVAL_NANOS)) {
+                                LOG.warn("at the connection cap ({} open): new connections are closed at once; "
+                                        + "{} refused since the last such line", settings.maxConnections(),
+                                        refused.getAndSet(0));
+                            }
+                            ch.close();
+                            return;
+                        }
+                        ConnectionGuard guard = new ConnectionGuard(settings);
                         ch.pipeline()
+                                .addLast("guard", guard)
                                 .addLast("codec", new HttpServerCodec(8192, 16 * 1024, 8192))
-                                .addLast("aggregate", new BodyLimitAggregator(core))
-                                .addLast("seats", handler);
+                                .addLast("gate", new RequestGate(guard))
+                                .addLast("aggregate", new BodyLimitAggregator())
+                                .addLast("seats", new SeatHttpHandler(core, settings, guard));
                     }
                 });
         try {
             Channel channel = bootstrap.bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
-            return new HttpEngine(group, channel);
+            return new HttpEngine(group, channel, open);
         } catch (Exception e) {
             // syncUninterruptibly rethrows the bind's checked exception (BindException) undeclared.
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -69,6 +103,11 @@ public final class HttpEngine implements AutoCloseable {
 
     public InetSocketAddress localAddress() {
         return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** Connections open now, those closed at the cap included until their close completes. */
+    public int openConnections() {
+        return open.get();
     }
 
     @Override

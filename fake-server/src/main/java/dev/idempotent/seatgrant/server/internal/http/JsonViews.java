@@ -38,15 +38,19 @@ final class JsonViews {
         ArrayNode array = node.putArray("requests");
         for (JournalEntry e : entries) {
             ObjectNode item = array.addObject();
+            item.put("seq", e.seq());
             item.put("at", e.at().toString());
             item.put("method", e.method());
             item.put("path", e.path());
             item.put("idempotencyKey", e.idempotencyKey());
+            item.put("workspaceId", e.workspaceId());
+            item.put("userId", e.userId());
             item.put("attempt", e.attempt());
             item.put("fault", e.fault());
             item.put("committed", e.committed());
             item.put("seatId", e.seatId());
             item.put("status", e.status());
+            item.put("sent", e.sent());
         }
         return node;
     }

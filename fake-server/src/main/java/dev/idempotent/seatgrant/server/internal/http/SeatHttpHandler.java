@@ -1,6 +1,9 @@
 package dev.idempotent.seatgrant.server.internal.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idempotent.seatgrant.server.Fault;
 import dev.idempotent.seatgrant.server.FaultPlan;
 import dev.idempotent.seatgrant.server.FaultRule;
@@ -13,10 +16,10 @@ import dev.idempotent.seatgrant.server.internal.GrantService.Outcome;
 import dev.idempotent.seatgrant.server.internal.ServerCore;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -26,14 +29,20 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.QueryStringDecoder;
-import io.netty.util.concurrent.ScheduledFuture;
+import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -42,57 +51,182 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes every request: the seat API (through the fault plan) and the admin API (never faulted).
+ * Routes every request of one connection: the seat API (through the fault plan) and the admin API (never
+ * faulted).
+ *
+ * <p>Requests are handled one at a time and answered in the order they arrived, as HTTP/1.1 pipelining needs:
+ * the codec may decode several requests from one read, so they wait in a queue, and the next one starts only
+ * once the previous answer is written (or its fault has struck). A request that asks to close the connection
+ * is answered after everything before it, and then the connection closes.
  *
  * <p>Runs on Netty's event loop and never blocks it: store calls go to the core's executor, waits are timers
  * scheduled on the channel's own event loop, and a hung connection is just a channel with reads switched off.
- * One instance serves every channel.
  */
-@ChannelHandler.Sharable
-public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
 
     static final String ADMIN_PREFIX = "/__admin";
     private static final String SEATS = "/v1/seats";
     private static final int MAX_KEY_LENGTH = 255;
     private static final int MAX_LIST = 1000;
     private static final String REPLAYED = "Idempotent-Replayed";
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Logger LOG = LoggerFactory.getLogger("dev.idempotent.seatgrant.server.requests");
 
     private final ServerCore core;
+    private final HttpSettings settings;
+    private final ConnectionGuard guard;
+    private final Deque<Object> queue = new ArrayDeque<>();
+    private boolean busy;
+    private boolean closing;
+    private boolean inputClosed;
 
-    public SeatHttpHandler(ServerCore core) {
-        super(true);
+    SeatHttpHandler(ServerCore core, HttpSettings settings, ConnectionGuard guard) {
         this.core = core;
+        this.settings = settings;
+        this.guard = guard;
     }
 
     /** What the journal needs to know about a request whose outcome is not known yet. */
-    private record Call(long place, Instant at, String method, String path, String key, boolean keepAlive) {
+    private record Call(Instant at, String method, String path, String key, String workspaceId, String userId,
+                        boolean keepAlive, boolean outside) {
+
+        Call withKey(String newKey) {
+            return new Call(at, method, path, newKey, workspaceId, userId, keepAlive, outside);
+        }
+
+        Call withIds(String newWorkspaceId, String newUserId) {
+            return new Call(at, method, path, key, newWorkspaceId, newUserId, keepAlive, outside);
+        }
+
         JournalEntry entry(int attempt, Fault fault, boolean committed, String seatId, Integer status) {
-            return new JournalEntry(at, method, path, key, attempt, fault == null ? null : fault.wireName(),
-                    committed, seatId, status);
+            return new JournalEntry(0, at, method, path, key, workspaceId, userId, attempt,
+                    fault == null ? null : fault.wireName(), committed, seatId, status, false);
+        }
+    }
+
+    // ---------------------------------------------------------------- the queue
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (closing) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        queue.add(msg);
+        // Backpressure: no more reads while requests wait; reads resume when the queue is empty again.
+        ctx.channel().config().setAutoRead(false);
+        if (!busy) {
+            next(ctx);
         }
     }
 
     @Override
-    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-        // One request at a time per connection: reads resume when the answer is written (or never, for a hang).
-        ctx.channel().config().setAutoRead(false);
-        boolean keepAlive = HttpUtil.isKeepAlive(request);
-        Instant at = core.clock().instant();
-        if (request.decoderResult().isFailure()) {
-            respond(ctx, Problems.problem(400, "malformed-request", "the request is not valid HTTP/1.1"), false);
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            // The client sent all it will send: answer what is queued, then close.
+            inputClosed = true;
+            if (!busy) {
+                ctx.close();
+            }
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        closing = true;
+        drop();
+        ctx.fireChannelInactive();
+    }
+
+    /** Starts the next queued request, or, with none left, goes back to reading. */
+    private void next(ChannelHandlerContext ctx) {
+        Object msg = queue.poll();
+        if (msg == null || closing) {
+            busy = false;
+            guard.working(false);
+            if (inputClosed && !closing) {
+                ctx.close();
+                return;
+            }
+            if (!closing && ctx.channel().isActive()) {
+                ctx.channel().config().setAutoRead(true);
+            }
             return;
         }
-        String path = new QueryStringDecoder(request.uri()).path();
+        busy = true;
+        guard.working(true);
         try {
-            if (isAdmin(path)) {
-                admin(ctx, request, path, keepAlive);
+            if (msg instanceof Refusal refusal) {
+                refuse(ctx, refusal);
+            } else if (((FullHttpRequest) msg).decoderResult().isFailure()) {
+                // A request cut short (its client shut down mid-body): never served, whatever its bytes so far say.
+                refuse(ctx, new Refusal(400, "malformed-request", "the request ended before its body was complete",
+                        null, null));
             } else {
-                api(ctx, request, new Call(core.journal().arrive(), at, request.method().name(), path, null, keepAlive));
+                serve(ctx, (FullHttpRequest) msg);
             }
-        } catch (RuntimeException e) {
-            LOG.error("unexpected failure handling {} {}", request.method().name(), safePath(path), e);
-            respond(ctx, Problems.problem(500, "internal", "the server failed; see its log"), false);
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void drop() {
+        Object msg;
+        while ((msg = queue.poll()) != null) {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    // ---------------------------------------------------------------- routing
+
+    private void serve(ChannelHandlerContext ctx, FullHttpRequest request) {
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        Instant at = core.clock().instant();
+        String method = request.method().name();
+        String path = null;
+        try {
+            UriParts uri;
+            try {
+                uri = UriParts.parse(request.uri());
+            } catch (UriParts.Invalid e) {
+                if (e.inPath()) {
+                    // The path cannot be named, so this request cannot be journaled or logged by it.
+                    respond(ctx, Problems.problem(400, "invalid-path", e.getMessage()), keepAlive, 0);
+                    return;
+                }
+                String rawPath = request.uri().substring(0, request.uri().indexOf('?'));
+                uri = UriParts.parse(rawPath);
+                path = uri.path();
+                Reply bad = Problems.problem(400, "invalid-query", e.getMessage());
+                if (isAdmin(path)) {
+                    respond(ctx, bad, keepAlive, 0);
+                } else {
+                    String apiPath = settings.apiPath(path);
+                    finish(ctx, new Call(at, method, apiPath == null ? path : apiPath, null, null, null, keepAlive,
+                            apiPath == null), 0, bad);
+                }
+                return;
+            }
+            path = uri.path();
+            if (isAdmin(path)) {
+                admin(ctx, request, uri, keepAlive);
+                return;
+            }
+            String apiPath = settings.apiPath(path);
+            if (apiPath == null) {
+                // Journaled with its own path (the admin API may see it); logged without it, since it may hold a
+                // near-miss of a secret base path.
+                finish(ctx, new Call(at, method, path, null, null, null, keepAlive, true), 0,
+                        Problems.problem(404, "not-found", "no such resource"));
+                return;
+            }
+            api(ctx, request, uri, new Call(at, method, apiPath, null, null, null, keepAlive, false));
+        } catch (RuntimeException | UriParts.Invalid e) {
+            // Never the exception's message: it may quote the request (a query string, a header value).
+            LOG.error("unexpected failure handling {} {}: {}", method, path == null ? "(path unread)" : logPath(path),
+                    describe(e));
+            respond(ctx, Problems.problem(500, "internal", "the server failed; see its log"), false, 0);
         }
     }
 
@@ -101,23 +235,43 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
         return path.equals(ADMIN_PREFIX) || path.startsWith(ADMIN_PREFIX + "/");
     }
 
+    /** Answers a request refused before it was whole; journaled when its head named a seat-API path. */
+    private void refuse(ChannelHandlerContext ctx, Refusal refusal) {
+        Reply reply = Problems.problem(refusal.status(), refusal.slug(), refusal.detail());
+        if (refusal.uri() != null) {
+            try {
+                String path = UriParts.parse(refusal.uri()).path();
+                String apiPath = isAdmin(path) ? null : settings.apiPath(path);
+                if (apiPath != null) {
+                    finish(ctx, new Call(core.clock().instant(), refusal.method(), apiPath, null, null, null, false,
+                            false), 0, reply);
+                    return;
+                }
+            } catch (UriParts.Invalid e) {
+                // Not journaled: its path cannot be named.
+            }
+        }
+        respond(ctx, reply, false, 0);
+    }
+
     // ---------------------------------------------------------------- seat API
 
-    private void api(ChannelHandlerContext ctx, FullHttpRequest request, Call call) {
+    private void api(ChannelHandlerContext ctx, FullHttpRequest request, UriParts uri, Call call) {
         String path = call.path();
         HttpMethod method = request.method();
         if (path.equals(SEATS)) {
             if (method.equals(HttpMethod.POST)) {
                 postSeat(ctx, request, call);
             } else if (method.equals(HttpMethod.GET)) {
-                listSeats(ctx, request, call);
+                listSeats(ctx, request, uri, call);
             } else {
                 finish(ctx, call, 0, Problems.problem(405, "method-not-allowed", "use GET or POST on " + SEATS)
                         .withHeader(HttpHeaderNames.ALLOW, "GET, POST"));
             }
             return;
         }
-        if (path.startsWith(SEATS + "/") && path.indexOf('/', SEATS.length() + 1) < 0 && path.length() > SEATS.length() + 1) {
+        if (path.startsWith(SEATS + "/") && path.indexOf('/', SEATS.length() + 1) < 0
+                && path.length() > SEATS.length() + 1) {
             if (method.equals(HttpMethod.GET)) {
                 String id = path.substring(SEATS.length() + 1);
                 if (!plainText(id)) {
@@ -146,10 +300,10 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
         String key = keys.isEmpty() ? null : keys.get(0);
         if (key != null && !validKey(key)) {
             finish(ctx, call, 0, Problems.problem(400, "invalid-idempotency-key",
-                    "Idempotency-Key must be 1 to " + MAX_KEY_LENGTH + " printable ASCII characters"));
+                    "Idempotency-Key must be 1 to " + MAX_KEY_LENGTH + " visible ASCII characters (no spaces)"));
             return;
         }
-        Call keyed = new Call(call.place(), call.at(), call.method(), call.path(), key, call.keepAlive());
+        Call keyed = call.withKey(key);
         if (key == null && core.requireKey()) {
             finish(ctx, keyed, 0, Problems.problem(400, "missing-idempotency-key",
                     "this server requires an Idempotency-Key on POST " + SEATS));
@@ -170,19 +324,20 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
             return;
         }
         String identity = key != null ? "key:" + key : "body:" + grant.canonicalHash();
-        dispatch(ctx, keyed, identity, hold -> core.grants().grant(grant, key, hold).thenApply(this::grantReply));
+        dispatch(ctx, keyed.withIds(grant.workspaceId(), grant.userId()), identity,
+                hold -> core.grants().grant(grant, key, hold).thenApply(this::grantReply));
     }
 
     private Reply grantReply(Outcome outcome) {
         if (outcome instanceof Outcome.Created created) {
             return Reply.json(201, JsonViews.seat(created.seat()))
-                    .withHeader(HttpHeaderNames.LOCATION, SEATS + "/" + created.seat().id())
+                    .withHeader(HttpHeaderNames.LOCATION, settings.basePath() + SEATS + "/" + created.seat().id())
                     .withSeat(created.seat().id(), true);
         }
         if (outcome instanceof Outcome.Replayed replayed) {
             int status = core.replayStatus() == ReplayStatus.ORIGINAL ? 201 : 409;
             return Reply.json(status, JsonViews.seat(replayed.seat()))
-                    .withHeader(HttpHeaderNames.LOCATION, SEATS + "/" + replayed.seat().id())
+                    .withHeader(HttpHeaderNames.LOCATION, settings.basePath() + SEATS + "/" + replayed.seat().id())
                     .withHeader(REPLAYED, "true")
                     .withSeat(replayed.seat().id(), false);
         }
@@ -195,27 +350,24 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
                 "this Idempotency-Key was already used with a different payload");
     }
 
-    private void listSeats(ChannelHandlerContext ctx, FullHttpRequest request, Call call) {
-        QueryStringDecoder query = new QueryStringDecoder(request.uri());
-        String workspaceId = single(query, "workspaceId");
-        String userId = single(query, "userId");
-        if ("".equals(workspaceId) || "".equals(userId)) {
-            finish(ctx, call, 0, Problems.problem(400, "invalid-query", "workspaceId and userId must not be blank"));
-            return;
+    private void listSeats(ChannelHandlerContext ctx, FullHttpRequest request, UriParts uri, Call call) {
+        String workspaceId = uri.first("workspaceId");
+        String userId = uri.first("userId");
+        Call filtered = call.withIds(workspaceId, userId);
+        for (String value : new String[] {workspaceId, userId}) {
+            if (value == null) {
+                continue;
+            }
+            String why = GrantRequest.idProblem(value);
+            if (why != null) {
+                // The same rule as a POST body's ids: a filter no grant could hold is refused, not trimmed into
+                // another id (a check-then-POST client would then never see its own seat).
+                finish(ctx, filtered, 0, Problems.problem(400, "invalid-query", "workspaceId and userId " + why));
+                return;
+            }
         }
-        if ((workspaceId != null && !plainText(workspaceId)) || (userId != null && !plainText(userId))) {
-            // No grant can hold such a value (GrantRequest refuses it), and PostgreSQL would refuse a NUL with a 503.
-            finish(ctx, call, 0, Problems.problem(400, "invalid-query",
-                    "workspaceId and userId must not contain control characters"));
-            return;
-        }
-        dispatch(ctx, call, "GET " + request.uri(), hold -> later(hold,
+        dispatch(ctx, filtered, "GET " + request.uri(), hold -> later(hold,
                 () -> Reply.json(200, JsonViews.seats(core.store().list(workspaceId, userId, MAX_LIST)))));
-    }
-
-    private static String single(QueryStringDecoder query, String name) {
-        List<String> values = query.parameters().get(name);
-        return values == null || values.isEmpty() ? null : values.get(0).strip();
     }
 
     private CompletableFuture<Reply> later(long holdMs, java.util.function.Supplier<Reply> read) {
@@ -228,7 +380,8 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
      * Asks the plan once and obeys: a before-commit fault replaces the work; otherwise the work runs (held for
      * a {@code delay}) and an after-commit fault replaces its answer.
      */
-    private void dispatch(ChannelHandlerContext ctx, Call call, String identity, LongFunction<CompletableFuture<Reply>> work) {
+    private void dispatch(ChannelHandlerContext ctx, Call call, String identity,
+                          LongFunction<CompletableFuture<Reply>> work) {
         FaultPlanner.Decision decision = core.planner().decide(call.method(), call.path(), identity);
         FaultRule rule = decision.rule();
         int attempt = decision.attempt();
@@ -240,7 +393,7 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
         work.apply(hold).whenComplete((reply, failure) -> ctx.executor().execute(() -> {
             Reply answer = reply;
             if (failure != null) {
-                LOG.warn("store call failed for {} {}: {}", call.method(), safePath(call.path()), rootCause(failure));
+                LOG.warn("store call failed for {} {}: {}", call.method(), logPath(call), rootCause(failure));
                 answer = Problems.problem(503, "store-unavailable", "the seat store failed; retry later")
                         .withHeader(HttpHeaderNames.RETRY_AFTER, 1);
             }
@@ -261,20 +414,29 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
         Fault fault = rule.fault();
         switch (fault) {
             case RESET, RESET_AFTER_COMMIT -> {
-                record(call, call.entry(attempt, fault, committed, seatId, null));
+                record(call, call.entry(attempt, fault, committed, seatId, null), true);
+                closing = true;
                 // SO_LINGER 0 makes close() send RST instead of FIN: the client sees "connection reset".
                 ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
                 ctx.close();
             }
             case CLOSE, CLOSE_AFTER_COMMIT -> {
-                record(call, call.entry(attempt, fault, committed, seatId, null));
+                record(call, call.entry(attempt, fault, committed, seatId, null), true);
+                closing = true;
                 ctx.close();
             }
             case HANG_AFTER_COMMIT -> {
-                record(call, call.entry(attempt, fault, committed, seatId, null));
+                record(call, call.entry(attempt, fault, committed, seatId, null), true);
                 long hold = rule.delayMs() != null ? rule.delayMs() : core.defaultHangMs();
-                // No thread waits here: the channel keeps reads off and a timer on its event loop ends the hang.
-                ScheduledFuture<?> end = ctx.executor().schedule(() -> {
+                // Nothing more is answered on this connection; reading on (and dropping) lets a client's close end
+                // the hang at once, so a departed client frees its place under the connection cap.
+                closing = true;
+                drop();
+                guard.discardInput();
+                // No thread waits here: the handler stays busy (so reads stay off and the guard sets no
+                // deadline) and a timer on the channel's event loop ends the hang.
+                io.netty.util.concurrent.ScheduledFuture<?> end = ctx.executor().schedule(() -> {
+                    closing = true;
                     ctx.close();
                 }, hold, TimeUnit.MILLISECONDS);
                 ctx.channel().closeFuture().addListener(f -> end.cancel(false));
@@ -296,14 +458,15 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
     }
 
     private void finish(ChannelHandlerContext ctx, Call call, int attempt, Reply reply, Fault fault) {
-        record(call, call.entry(attempt, fault, reply.committed(), reply.seatId(), reply.status()));
-        respond(ctx, reply, call.keepAlive());
+        long seq = record(call, call.entry(attempt, fault, reply.committed(), reply.seatId(), reply.status()), false);
+        respond(ctx, reply, call.keepAlive(), seq);
     }
 
-    private void record(Call call, JournalEntry entry) {
-        core.journal().record(call.place(), entry);
-        LOG.debug("{} {} -> {} fault={} committed={}", entry.method(), safePath(entry.path()),
-                entry.status(), entry.fault(), entry.committed());
+    private long record(Call call, JournalEntry entry, boolean settled) {
+        long seq = core.journal().record(entry, settled);
+        LOG.debug("{} {} -> {} fault={} committed={}", entry.method(), logPath(call), entry.status(), entry.fault(),
+                entry.committed());
+        return seq;
     }
 
     private static void after(ChannelHandlerContext ctx, long delayMs, Runnable action) {
@@ -320,51 +483,73 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
 
     // ---------------------------------------------------------------- admin API
 
-    private void admin(ChannelHandlerContext ctx, FullHttpRequest request, String path, boolean keepAlive) {
+    private void admin(ChannelHandlerContext ctx, FullHttpRequest request, UriParts uri, boolean keepAlive) {
+        if (AdminPage.owns(uri.path())) {
+            // The page holds no data, so it needs no token; everything it shows comes through the checks below.
+            respond(ctx, AdminPage.reply(request.method(), uri.path()), keepAlive, 0);
+            return;
+        }
         Optional<Reply> denied = adminDenied(ctx, request);
         if (denied.isPresent()) {
-            respond(ctx, denied.get(), keepAlive);
+            respond(ctx, denied.get(), keepAlive, 0);
             return;
         }
         HttpMethod method = request.method();
-        switch (path) {
+        switch (uri.path()) {
             case ADMIN_PREFIX + "/health" -> {
                 if (method.equals(HttpMethod.GET)) {
-                    respond(ctx, Reply.json(200, JsonNodeFactory.instance.objectNode().put("status", "ok")), keepAlive);
+                    respond(ctx, Reply.json(200, JsonNodeFactory.instance.objectNode().put("status", "ok")),
+                            keepAlive, 0);
                 } else {
-                    respond(ctx, notAllowed("GET"), keepAlive);
+                    respond(ctx, notAllowed("GET"), keepAlive, 0);
                 }
             }
             case ADMIN_PREFIX + "/faults" -> {
                 if (method.equals(HttpMethod.GET)) {
-                    respond(ctx, planReply(core.planner().plan()), keepAlive);
+                    respond(ctx, planReply(core.planner().plan()), keepAlive, 0);
                 } else if (method.equals(HttpMethod.POST) || method.equals(HttpMethod.PUT)) {
                     try {
-                        FaultPlan plan = FaultPlan.parse(request.content().toString(StandardCharsets.UTF_8));
+                        FaultPlan plan = planFrom(request);
                         core.planner().replace(plan);
-                        respond(ctx, planReply(plan), keepAlive);
+                        respond(ctx, planReply(plan), keepAlive, 0);
                     } catch (InvalidFaultPlanException e) {
-                        respond(ctx, Problems.problem(400, "invalid-fault-plan", e.getMessage()), keepAlive);
+                        respond(ctx, Problems.problem(400, "invalid-fault-plan", e.getMessage()), keepAlive, 0);
                     }
                 } else if (method.equals(HttpMethod.DELETE)) {
                     core.planner().replace(FaultPlan.none());
-                    respond(ctx, Reply.empty(204), keepAlive);
+                    respond(ctx, Reply.empty(204), keepAlive, 0);
                 } else {
-                    respond(ctx, notAllowed("GET, POST, DELETE"), keepAlive);
+                    respond(ctx, notAllowed("GET, POST, DELETE"), keepAlive, 0);
                 }
             }
             case ADMIN_PREFIX + "/requests" -> {
-                if (method.equals(HttpMethod.GET)) {
-                    respond(ctx, Reply.json(200, JsonViews.journal(core.journal().snapshot())), keepAlive);
-                } else {
-                    respond(ctx, notAllowed("GET"), keepAlive);
+                if (!method.equals(HttpMethod.GET)) {
+                    respond(ctx, notAllowed("GET"), keepAlive, 0);
+                    return;
                 }
+                String after = uri.first("after");
+                if (after == null) {
+                    respond(ctx, Reply.json(200, JsonViews.journal(core.journal().snapshot())), keepAlive, 0);
+                    return;
+                }
+                long seq;
+                try {
+                    seq = Long.parseLong(after);
+                } catch (NumberFormatException e) {
+                    seq = -1;
+                }
+                if (seq < 0 || !after.matches("[0-9]+")) {
+                    respond(ctx, Problems.problem(400, "invalid-query", "after must be a journal seq, 0 or more"),
+                            keepAlive, 0);
+                    return;
+                }
+                respond(ctx, Reply.json(200, JsonViews.journal(core.journal().after(seq))), keepAlive, 0);
             }
             case ADMIN_PREFIX + "/ledger" -> {
                 if (method.equals(HttpMethod.GET)) {
                     async(ctx, keepAlive, () -> Reply.json(200, JsonViews.ledger(core.store().ledger())));
                 } else {
-                    respond(ctx, notAllowed("GET"), keepAlive);
+                    respond(ctx, notAllowed("GET"), keepAlive, 0);
                 }
             }
             case ADMIN_PREFIX + "/reset" -> {
@@ -376,20 +561,66 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
                         return Reply.empty(204);
                     });
                 } else {
-                    respond(ctx, notAllowed("POST"), keepAlive);
+                    respond(ctx, notAllowed("POST"), keepAlive, 0);
                 }
             }
-            default -> respond(ctx, Problems.problem(404, "not-found", "no such admin resource"), keepAlive);
+            default -> respond(ctx, Problems.problem(404, "not-found", "no such admin resource"), keepAlive, 0);
+        }
+    }
+
+    /**
+     * The plan a {@code POST /__admin/faults} body asks for: a whole plan, or {@code {"scenario": "NAME"}} for a
+     * shipped one.
+     */
+    private static FaultPlan planFrom(FullHttpRequest request) {
+        String text;
+        try {
+            text = strictUtf8(request.content().nioBuffer());
+        } catch (CharacterCodingException e) {
+            throw new InvalidFaultPlanException("fault plan is not valid UTF-8");
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            root = null;
+        }
+        if (root != null && root.isObject() && root.has("scenario")) {
+            JsonNode name = root.get("scenario");
+            if (root.size() != 1 || !name.isTextual()) {
+                throw new InvalidFaultPlanException("a scenario request is {\"scenario\": \"NAME\"} and nothing else");
+            }
+            if (!FaultPlan.SCENARIOS.contains(name.textValue())) {
+                throw new InvalidFaultPlanException("unknown scenario; known: " + String.join(", ", FaultPlan.SCENARIOS));
+            }
+            return FaultPlan.scenario(name.textValue());
+        }
+        return FaultPlan.parse(text);
+    }
+
+    /** The shipped scenarios' plans, loaded once, to name the one a plan in force came from. */
+    private static final class Shipped {
+        static final Map<String, FaultPlan> PLANS;
+
+        static {
+            Map<String, FaultPlan> plans = new LinkedHashMap<>();
+            FaultPlan.SCENARIOS.forEach(name -> plans.put(name, FaultPlan.scenario(name)));
+            PLANS = Map.copyOf(plans);
+        }
+
+        static String nameOf(FaultPlan plan) {
+            for (String name : FaultPlan.SCENARIOS) {
+                if (PLANS.get(name).equals(plan)) {
+                    return name;
+                }
+            }
+            return null;
         }
     }
 
     private Optional<Reply> adminDenied(ChannelHandlerContext ctx, FullHttpRequest request) {
         if (core.adminToken() != null) {
-            String header = request.headers().get(HttpHeaderNames.AUTHORIZATION);
-            byte[] expected = ("Bearer " + core.adminToken()).getBytes(StandardCharsets.UTF_8);
-            byte[] given = header == null ? new byte[0] : header.getBytes(StandardCharsets.UTF_8);
-            // Constant-time comparison: the token must not leak through response timing.
-            if (!MessageDigest.isEqual(expected, given)) {
+            if (!bearerMatches(request.headers().get(HttpHeaderNames.AUTHORIZATION), core.adminToken())) {
                 return Optional.of(Problems.problem(401, "unauthorized", "the admin API needs the bearer token")
                         .withHeader(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer"));
             }
@@ -403,9 +634,28 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
                 "the admin API answers loopback clients unless the server has an admin token"));
     }
 
+    /**
+     * True when {@code header} is {@code Bearer <token>}: the scheme in any case (RFC 9110 makes it
+     * case-insensitive), one or more spaces, then exactly the token, compared in constant time so the token does
+     * not leak through response timing.
+     */
+    static boolean bearerMatches(String header, String token) {
+        if (header == null) {
+            return false;
+        }
+        int space = header.indexOf(' ');
+        if (space < 0 || !header.substring(0, space).equalsIgnoreCase("Bearer")) {
+            return false;
+        }
+        String given = header.substring(space).stripLeading();
+        return MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8), given.getBytes(StandardCharsets.UTF_8));
+    }
+
     private static Reply planReply(FaultPlan plan) {
         try {
-            return Reply.json(200, new com.fasterxml.jackson.databind.ObjectMapper().readTree(plan.toJson()));
+            ObjectNode node = (ObjectNode) JSON.readTree(plan.toJson());
+            node.put("scenario", Shipped.nameOf(plan));
+            return Reply.json(200, node);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("a plan always serialises", e);
         }
@@ -419,24 +669,43 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
         CompletableFuture.supplyAsync(work, core.dbExecutor()).whenComplete((reply, failure) -> ctx.executor().execute(() -> {
             if (failure != null) {
                 LOG.warn("admin store call failed: {}", rootCause(failure));
-                respond(ctx, Problems.problem(503, "store-unavailable", "the seat store failed"), keepAlive);
+                respond(ctx, Problems.problem(503, "store-unavailable", "the seat store failed"), keepAlive, 0);
             } else {
-                respond(ctx, reply, keepAlive);
+                respond(ctx, reply, keepAlive, 0);
             }
         }));
     }
 
     // ---------------------------------------------------------------- wire helpers
 
-    private static void respond(ChannelHandlerContext ctx, Reply reply, boolean keepAlive) {
+    /**
+     * Writes the answer to the current request, then settles its journal entry ({@code seq}, 0 for none) and
+     * either closes the connection or moves on to the next queued request.
+     */
+    private void respond(ChannelHandlerContext ctx, Reply reply, boolean keepAlive, long seq) {
         if (!ctx.channel().isActive()) {
+            if (seq > 0) {
+                core.journal().settle(seq, false);
+            }
             return;
         }
+        guard.writing(true);
         ctx.writeAndFlush(toResponse(reply, keepAlive)).addListener((ChannelFutureListener) f -> {
-            if (!keepAlive || !f.isSuccess()) {
+            guard.writing(false);
+            if (seq > 0) {
+                core.journal().settle(seq, f.isSuccess());
+            }
+            if (!f.isSuccess()) {
+                closing = true;
                 f.channel().close();
+            } else if (!keepAlive) {
+                // The response said "connection: close": nothing after this request is answered.
+                closing = true;
+                drop();
+                guard.lingerClose();
             } else {
-                f.channel().config().setAutoRead(true);
+                // Not inline: a write can complete within writeAndFlush, and a long pipeline must not recurse.
+                ctx.executor().execute(() -> next(ctx));
             }
         });
     }
@@ -482,21 +751,42 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
         return Optional.empty();
     }
 
+    static String strictUtf8(ByteBuffer bytes) throws CharacterCodingException {
+        return StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(bytes).toString();
+    }
+
     private static boolean plainText(String value) {
         return value.chars().noneMatch(Character::isISOControl);
     }
 
+    /** 1 to 255 characters, each visible ASCII (0x21 to 0x7E): no space, no control character, nothing else. */
     private static boolean validKey(String key) {
         if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
             return false;
         }
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
-            if (c < 0x20 || c > 0x7e) {
+            if (c < 0x21 || c > 0x7e) {
                 return false;
             }
         }
         return true;
+    }
+
+    private String logPath(Call call) {
+        return call.outside() ? "(outside the base path)" : safePath(call.path());
+    }
+
+    /** A request path as a log line may show it: never the base path, which may hold a secret-looking token. */
+    private String logPath(String path) {
+        if (isAdmin(path)) {
+            return safePath(path);
+        }
+        String apiPath = settings.apiPath(path);
+        return apiPath == null ? "(outside the base path)" : safePath(apiPath);
     }
 
     /**
@@ -516,10 +806,26 @@ public final class SeatHttpHandler extends SimpleChannelInboundHandler<FullHttpR
         return root.getClass().getSimpleName();
     }
 
+    /** A failure as a log line may show it: the classes in its cause chain and where it was thrown, no message. */
+    private static String describe(Throwable t) {
+        StringBuilder out = new StringBuilder();
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (out.length() > 0) {
+                out.append(" <- ");
+            }
+            out.append(c.getClass().getName());
+            if (c.getStackTrace().length > 0) {
+                out.append(" at ").append(c.getStackTrace()[0]);
+            }
+        }
+        return out.toString();
+    }
+
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         // Mostly clients resetting connections; never log the message (it can carry request bytes).
         LOG.debug("connection error: {}", cause.getClass().getSimpleName());
+        closing = true;
         ctx.close();
     }
 }

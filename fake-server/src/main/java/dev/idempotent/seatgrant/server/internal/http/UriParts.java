@@ -1,0 +1,99 @@
+package dev.idempotent.seatgrant.server.internal.http;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A request target split into its decoded path and query parameters, strictly: a {@code %} not followed by two
+ * hex digits, or escapes that decode to bytes that are not UTF-8 (overlong forms, lone surrogates), are refused
+ * rather than guessed at. Raw bytes over 0x7F must be UTF-8 too. Netty's {@code QueryStringDecoder} throws for the first and replaces the second.
+ *
+ * @param path  the decoded path ({@code +} stays a plus)
+ * @param query the decoded query parameters in order ({@code +} is a space); empty for none
+ */
+record UriParts(String path, Map<String, List<String>> query) {
+
+    /** Why a request target was refused; the message names the part, never the bytes. */
+    static final class Invalid extends Exception {
+        private final boolean inPath;
+
+        Invalid(boolean inPath) {
+            super(inPath ? "the path is not validly percent-encoded UTF-8"
+                    : "the query string is not validly percent-encoded UTF-8", null, false, false);
+            this.inPath = inPath;
+        }
+
+        boolean inPath() {
+            return inPath;
+        }
+    }
+
+    static UriParts parse(String uri) throws Invalid {
+        int hash = uri.indexOf('#');
+        String target = hash < 0 ? uri : uri.substring(0, hash);
+        int q = target.indexOf('?');
+        String rawPath = q < 0 ? target : target.substring(0, q);
+        String path = decode(rawPath, false, true);
+        Map<String, List<String>> query = new LinkedHashMap<>();
+        if (q >= 0) {
+            for (String pair : target.substring(q + 1).split("&")) {
+                if (pair.isEmpty()) {
+                    continue;
+                }
+                int eq = pair.indexOf('=');
+                String name = decode(eq < 0 ? pair : pair.substring(0, eq), true, false);
+                String value = eq < 0 ? "" : decode(pair.substring(eq + 1), true, false);
+                query.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
+            }
+        }
+        return new UriParts(path, query);
+    }
+
+    /** The first value of a query parameter; null when absent. */
+    String first(String name) {
+        List<String> values = query.get(name);
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    private static String decode(String raw, boolean plusIsSpace, boolean inPath) throws Invalid {
+        if (raw.chars().allMatch(c -> c < 0x80 && c != '%' && !(plusIsSpace && c == '+'))) {
+            return raw;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(raw.length());
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= raw.length()) {
+                    throw new Invalid(inPath);
+                }
+                int hi = Character.digit(raw.charAt(i + 1), 16);
+                int lo = Character.digit(raw.charAt(i + 2), 16);
+                if (hi < 0 || lo < 0) {
+                    throw new Invalid(inPath);
+                }
+                bytes.write(hi * 16 + lo);
+                i += 2;
+            } else if (c == '+' && plusIsSpace) {
+                bytes.write(' ');
+            } else {
+                // Netty reads the request line one byte per char, so a raw byte over 0x7F is a char up to 0xFF.
+                bytes.write(c & 0xFF);
+            }
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+        } catch (CharacterCodingException e) {
+            throw new Invalid(inPath);
+        }
+    }
+}

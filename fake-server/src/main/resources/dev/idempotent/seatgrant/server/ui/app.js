@@ -1,0 +1,791 @@
+/*
+ * The incident page: follows the fake server's admin API and draws every attempt, commit, fault and duplicate.
+ *
+ * Why it is built this way:
+ * - Data comes by fetch polling, once a second, so every request can carry the admin token in the Authorization
+ *   header (EventSource cannot send headers, and a token in a URL ends up in logs and history).
+ * - The token is asked for only when the server answers 401, and kept in sessionStorage: it dies with the tab.
+ * - The journal is read incrementally (GET /__admin/requests?after=SEQ), and only the lanes in view are in the DOM,
+ *   so 10,000 journal entries stay cheap.
+ * - Everything the server sent is written with textContent, never parsed as HTML: a key is attacker-chosen text.
+ */
+(function () {
+  'use strict';
+
+  var POLL_MS = 1000;
+  var ROW_PX = 44;
+  var OVERSCAN = 6;
+  var TOKEN_KEY = 'fake-server-admin-token';
+  var MAX_STORY_ATTEMPTS = 200;
+  var MAX_ENTRIES = 100000;   // the server's default journal bound: a page left open for days stays bounded too
+  var SVG_NS = 'http://www.w3.org/2000/svg';
+
+  var state = {
+    entries: [],          // journal entries, in seq order
+    lastSeq: null,        // highest seq seen; null before the first read
+    lanes: new Map(),     // lane id -> lane
+    ordered: [],          // lanes, oldest first
+    shown: [],            // lanes that pass the filter
+    ledger: null,
+    plan: null,
+    duplicateUsers: new Map(), // "workspace\u0000user" -> seat count, from the ledger
+    selected: null,
+    filter: '',
+    onlyDuplicates: false,
+    t0: Infinity,        // earliest and latest journal time, in ms
+    t1: -Infinity,
+    summary: null,
+    generation: 0,       // bumped by a reset, so a poll that was out during it is thrown away       // the last ledger and plan, as text, to skip redrawing when nothing changed
+    timer: null,
+    busy: false
+  };
+
+  var el = {};
+
+  function $(id) { return document.getElementById(id); }
+
+  function init() {
+    ['connection', 'updated', 'token-form', 'token-input', 'token-why', 'ledger-seats', 'ledger-keys', 'ledger-duplicates',
+      'ledger-duplicates-box', 'ledger-requests', 'ledger-plan', 'scenario-form', 'scenario-select', 'clear-plan',
+      'reset-store', 'control-result', 'filter', 'only-duplicates', 'lane-count', 'axis', 'lanes', 'lanes-spacer',
+      'lane-list', 'empty', 'story', 'story-heading', 'story-summary', 'story-diagram', 'story-steps', 'story-close'
+    ].forEach(function (id) { el[id] = $(id); });
+
+    el['token-form'].addEventListener('submit', function (e) {
+      e.preventDefault();
+      var token = el['token-input'].value.trim();
+      if (!token) { return; }
+      sessionStorage.setItem(TOKEN_KEY, token);
+      el['token-input'].value = '';
+      el['token-form'].hidden = true;
+      pollNow();
+    });
+    el['scenario-form'].addEventListener('submit', function (e) {
+      e.preventDefault();
+      control('POST', '/__admin/faults', { scenario: el['scenario-select'].value },
+        'Scenario ' + el['scenario-select'].value + ' is now the fault plan.');
+    });
+    el['clear-plan'].addEventListener('click', function () {
+      control('DELETE', '/__admin/faults', null, 'The fault plan is cleared: requests are served normally.');
+    });
+    el['reset-store'].addEventListener('click', function () {
+      if (!window.confirm('Reset the store and the journal? Every seat, key and journal entry is deleted.')) {
+        return;
+      }
+      control('POST', '/__admin/reset', null, 'The store, the journal and the plan are reset.', forgetAll);
+    });
+    ['input', 'change'].forEach(function (type) {
+      el.filter.addEventListener(type, function () {
+        var needle = el.filter.value.trim().toLowerCase();
+        if (needle !== state.filter) {
+          state.filter = needle;
+          applyFilter();
+        }
+      });
+    });
+    el['only-duplicates'].addEventListener('change', function () {
+      state.onlyDuplicates = el['only-duplicates'].checked;
+      applyFilter();
+    });
+    el.lanes.addEventListener('scroll', function () { window.requestAnimationFrame(renderLanes); });
+    window.addEventListener('resize', function () { window.requestAnimationFrame(renderAll); });
+    el['lane-list'].addEventListener('keydown', laneKeys);
+    el['story-close'].addEventListener('click', closeStory);
+    document.addEventListener('visibilitychange', function () { if (!document.hidden) { pollNow(); } });
+    renderAll();
+    pollNow();
+  }
+
+  // ------------------------------------------------------------------ talking to the admin API
+
+  function headers(json) {
+    var h = { 'Accept': 'application/json' };
+    var token = sessionStorage.getItem(TOKEN_KEY);
+    if (token) { h['Authorization'] = 'Bearer ' + token; }
+    if (json) { h['Content-Type'] = 'application/json'; }
+    return h;
+  }
+
+  function ApiError(status, detail) {
+    this.status = status;
+    this.detail = detail;
+  }
+
+  function api(method, path, body) {
+    return fetch(path, {
+      method: method,
+      headers: headers(body !== null && body !== undefined),
+      body: body === null || body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+      credentials: 'omit',
+      redirect: 'error'
+    }).then(function (res) {
+      if (res.status === 204) { return null; }
+      return res.text().then(function (text) {
+        var data = null;
+        try { data = text ? JSON.parse(text) : null; } catch (ignored) { data = null; }
+        if (!res.ok) {
+          throw new ApiError(res.status, data && data.detail ? String(data.detail) : 'HTTP ' + res.status);
+        }
+        return data;
+      });
+    });
+  }
+
+  function askForToken(refused) {
+    el['token-form'].hidden = false;
+    el['token-why'].textContent = refused
+      ? 'The server refused that token. Enter the admin token again; it is kept for this tab only (sessionStorage) '
+        + 'and sent in the Authorization header, never in a URL.'
+      : 'This server\'s admin API needs its token. It is kept for this tab only (sessionStorage) and sent in the '
+        + 'Authorization header, never in a URL.';
+    setConnection('The admin API needs its token.', true);
+    if (document.activeElement === document.body || !document.activeElement) { el['token-input'].focus(); }
+  }
+
+  function pollNow() {
+    window.clearTimeout(state.timer);
+    poll();
+  }
+
+  function poll() {
+    if (state.busy) { return; }
+    if (document.hidden) { schedule(); return; }
+    state.busy = true;
+    var generation = state.generation;
+    // Ask from one before the last entry seen: if that entry is gone, the journal was reset behind our back.
+    var after = state.lastSeq === null ? 0 : Math.max(0, state.lastSeq - 1);
+    Promise.all([
+      api('GET', '/__admin/requests?after=' + after, null),
+      api('GET', '/__admin/ledger', null),
+      api('GET', '/__admin/faults', null)
+    ]).then(function (results) {
+      if (generation !== state.generation) {
+        // The page reset the server while this poll was out: what it read may predate the reset.
+        state.busy = false;
+        pollNow();
+        return;
+      }
+      var journal = results[0] || { requests: [] };
+      var requests = Array.isArray(journal.requests) ? journal.requests : [];
+      if (state.lastSeq !== null && state.lastSeq > 0 && !requests.some(function (r) { return r.seq === state.lastSeq; })) {
+        forgetAll();
+        state.busy = false;
+        pollNow();
+        return;
+      }
+      var fresh = absorb(requests);
+      var summary = JSON.stringify([results[1], results[2]]);
+      state.ledger = results[1];
+      state.plan = results[2];
+      if (fresh || summary !== state.summary) {
+        state.summary = summary;
+        readDuplicates();
+        refreshLanes();
+      }
+      el['token-form'].hidden = true;
+      setConnection('Live: following the admin API every ' + (POLL_MS / 1000) + ' s.', false);
+      el.updated.textContent = 'Last update ' + clock(Date.now()) + '.';
+      state.busy = false;
+      schedule();
+    }).catch(function (err) {
+      state.busy = false;
+      if (err instanceof ApiError && err.status === 401) {
+        var hadToken = !!sessionStorage.getItem(TOKEN_KEY);
+        if (hadToken) { sessionStorage.removeItem(TOKEN_KEY); }
+        askForToken(hadToken);
+        return; // resumes when a token is entered
+      }
+      if (err instanceof ApiError && err.status === 403) {
+        setConnection('The admin API answers loopback clients only, and this server has no admin token.', true);
+      } else if (err instanceof ApiError) {
+        setConnection('The admin API answered ' + err.status + ' (' + err.detail + '); retrying.', true);
+      } else {
+        setConnection('Cannot reach the server; retrying.', true);
+      }
+      schedule();
+    });
+  }
+
+  function schedule() {
+    window.clearTimeout(state.timer);
+    state.timer = window.setTimeout(poll, POLL_MS);
+  }
+
+  function control(method, path, body, done, then) {
+    el['control-result'].classList.remove('error');
+    el['control-result'].textContent = 'Working…';
+    api(method, path, body).then(function () {
+      if (then) { then(); }
+      el['control-result'].textContent = done;
+      pollNow();
+    }).catch(function (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        askForToken(!!sessionStorage.getItem(TOKEN_KEY));
+      }
+      el['control-result'].classList.add('error');
+      el['control-result'].textContent = 'Refused: ' + (err instanceof ApiError ? err.detail : 'the server is unreachable') + '.';
+    });
+  }
+
+  /** Says how the page is connected; only a change is written, so the live region speaks only on a change. */
+  function setConnection(text, bad) {
+    if (el.connection.textContent !== text) { el.connection.textContent = text; }
+    el.connection.classList.toggle('error', bad);
+  }
+
+  // ------------------------------------------------------------------ the model: entries into lanes
+
+  function forgetEntries() {
+    state.entries = [];
+    state.lastSeq = null;
+    state.lanes = new Map();
+    state.ordered = [];
+    state.t0 = Infinity;
+    state.t1 = -Infinity;
+  }
+
+  function forgetAll() {
+    state.generation++;
+    forgetEntries();
+    state.ledger = null;
+    state.summary = null;
+    state.duplicateUsers = new Map();
+    state.selected = null;
+    closeStory();
+    refreshLanes();
+  }
+
+  function millis(at) {
+    // Instant.toString can carry nanoseconds; Date.parse wants at most milliseconds.
+    return Date.parse(String(at).replace(/(\.\d{3})\d+/, '$1'));
+  }
+
+  /** Adds the entries not seen yet to their lanes; returns how many were new. */
+  function absorb(requests) {
+    var fresh = 0;
+    requests.forEach(function (r) {
+      if (typeof r.seq === 'number' && state.lastSeq !== null && r.seq <= state.lastSeq) { return; }
+      fresh++;
+      var entry = {
+        seq: r.seq,
+        at: millis(r.at),
+        method: r.method,
+        path: r.path,
+        key: r.idempotencyKey,
+        attempt: r.attempt,
+        fault: r.fault,
+        committed: r.committed === true,
+        seatId: r.seatId,
+        status: r.status,
+        workspaceId: r.workspaceId,
+        userId: r.userId,
+        sent: r.sent
+      };
+      state.entries.push(entry);
+      if (typeof r.seq === 'number') { state.lastSeq = r.seq; }
+      state.t0 = Math.min(state.t0, entry.at);
+      state.t1 = Math.max(state.t1, entry.at);
+    });
+    if (state.entries.length > MAX_ENTRIES) {
+      state.entries.splice(0, state.entries.length - MAX_ENTRIES);
+      state.t0 = state.entries.reduce(function (min, e) { return Math.min(min, e.at); }, Infinity);
+    }
+    if (fresh) { buildLanes(); }
+    return fresh;
+  }
+
+  /**
+   * Sorts every entry into its grant's lane. A POST with a key belongs to its key; a keyless POST to its
+   * workspace/user. A read (a list of a user's seats) joins that user's keyless lane, or else the first keyed lane
+   * for that user, so a check-then-post worker's look before it leaps and a verifier's look afterwards both land in
+   * the story of the grant they were about. Rebuilt whole when entries arrive: linear, and cheap at 10,000.
+   */
+  function buildLanes() {
+    var lanes = new Map();
+    var keyedByUser = new Map();
+    function lane(id, kind, entry) {
+      var found = lanes.get(id);
+      if (!found) {
+        found = { id: id, kind: kind, key: kind === 'key' ? entry.key : null, workspaceId: null, userId: null,
+          attempts: [], firstAt: entry.at };
+        lanes.set(id, found);
+      }
+      return found;
+    }
+    function user(entry) { return entry.workspaceId + '\u0000' + entry.userId; }
+    var reads = [];
+    state.entries.forEach(function (entry) {
+      var target;
+      if (entry.method === 'POST' && entry.key) {
+        target = lane('key\u0000' + entry.key, 'key', entry);
+        if (entry.workspaceId && entry.userId && !keyedByUser.has(user(entry))) { keyedByUser.set(user(entry), target); }
+      } else if (entry.method === 'POST' && entry.workspaceId && entry.userId) {
+        target = lane('user\u0000' + user(entry), 'user', entry);
+      } else if (entry.workspaceId && entry.userId) {
+        reads.push(entry);
+        return;
+      } else {
+        target = lane('other', 'other', entry);
+      }
+      target.attempts.push(entry);
+    });
+    reads.forEach(function (entry) {
+      var target = lanes.get('user\u0000' + user(entry)) || keyedByUser.get(user(entry))
+        || lane('user\u0000' + user(entry), 'user', entry);
+      target.attempts.push(entry);
+    });
+    var ordered = Array.from(lanes.values());
+    ordered.forEach(function (l) {
+      l.attempts.sort(function (a, b) { return a.at - b.at || a.seq - b.seq; });
+      l.firstAt = l.attempts[0].at;
+      l.attempts.forEach(function (a) {
+        if (!l.workspaceId && a.workspaceId) { l.workspaceId = a.workspaceId; }
+        if (!l.userId && a.userId) { l.userId = a.userId; }
+      });
+    });
+    ordered.sort(function (a, b) { return a.firstAt - b.firstAt || (a.id < b.id ? -1 : 1); });
+    state.lanes = lanes;
+    state.ordered = ordered;
+  }
+
+  function readDuplicates() {
+    state.duplicateUsers = new Map();
+    var dups = state.ledger && Array.isArray(state.ledger.duplicates) ? state.ledger.duplicates : [];
+    dups.forEach(function (d) {
+      state.duplicateUsers.set(d.workspaceId + '\u0000' + d.userId, (d.seatIds || []).length);
+    });
+  }
+
+  /** What a lane adds up to: seats it created, replays it got, and whether it is a duplicate (and why). */
+  function facts(lane) {
+    var seats = new Set();
+    var replays = 0;
+    lane.attempts.forEach(function (a) {
+      if (a.committed && a.seatId) { seats.add(a.seatId); }
+      if (isReplay(a)) { replays++; }
+    });
+    var userSeats = lane.workspaceId && lane.userId
+      ? state.duplicateUsers.get(lane.workspaceId + '\u0000' + lane.userId) || 0 : 0;
+    var duplicate = lane.kind !== 'other' && (seats.size > 1 || userSeats > 1);
+    var why = '';
+    if (seats.size > 1) {
+      why = seats.size + ' seats for one grant';
+    } else if (duplicate) {
+      why = 'this user holds ' + userSeats + ' seats across grants';
+    }
+    return { seats: seats.size, replays: replays, duplicate: duplicate, why: why };
+  }
+
+  function isReplay(a) {
+    return !a.committed && !!a.seatId;
+  }
+
+  function laneName(lane) {
+    if (lane.kind === 'key') { return 'key ' + lane.key; }
+    if (lane.kind === 'user') { return lane.workspaceId + ' / ' + lane.userId + ' (no key)'; }
+    return 'other requests (no readable grant)';
+  }
+
+  function laneSearchText(lane) {
+    return [lane.key || '', lane.workspaceId || '', lane.userId || ''].join(' ').toLowerCase();
+  }
+
+  function plural(n, word) {
+    return n + ' ' + word + (n === 1 ? '' : 's');
+  }
+
+  function factLine(lane, f) {
+    var posts = lane.attempts.filter(function (a) { return a.method === 'POST'; }).length;
+    var parts = [plural(posts, 'attempt')];
+    if (lane.attempts.length > posts) { parts.push(plural(lane.attempts.length - posts, 'read')); }
+    if (!(f.duplicate && f.seats > 1)) { parts.push(plural(f.seats, 'seat')); }
+    if (f.replays) { parts.push(plural(f.replays, 'replay')); }
+    return parts.join(' · ');
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  function refreshLanes() {
+    applyFilter();
+    renderLedger();
+    if (state.selected) {
+      var lane = state.lanes.get(state.selected);
+      if (lane) { renderStory(lane, false); } else { closeStory(); }
+    }
+  }
+
+  function applyFilter() {
+    var needle = state.filter;
+    state.shown = state.ordered.filter(function (lane) {
+      if (needle && laneSearchText(lane).indexOf(needle) < 0) { return false; }
+      return !state.onlyDuplicates || facts(lane).duplicate;
+    });
+    el['lane-count'].textContent = 'Showing ' + plural(state.shown.length, 'lane') + ' of ' + state.ordered.length + '.';
+    el.empty.hidden = state.ordered.length > 0;
+    renderAll();
+  }
+
+  function renderAll() {
+    renderAxis();
+    renderLanes();
+  }
+
+  function renderLedger() {
+    var l = state.ledger;
+    el['ledger-seats'].textContent = l ? String(l.seats) : '–';
+    el['ledger-keys'].textContent = l ? String(l.keys) : '–';
+    var dups = l && Array.isArray(l.duplicates) ? l.duplicates.length : null;
+    el['ledger-duplicates'].textContent = dups === null ? '–'
+      : (dups === 0 ? '0 (one seat per user)' : dups + (dups === 1 ? ' user holds' : ' users hold') + ' more than one seat');
+    el['ledger-duplicates'].setAttribute('data-count', dups === null ? '' : String(dups));
+    el['ledger-duplicates-box'].classList.toggle('has-dup', !!dups);
+    el['ledger-requests'].textContent = String(state.entries.length);
+    el['ledger-plan'].textContent = describePlan(state.plan);
+  }
+
+  function describePlan(plan) {
+    if (!plan) { return '–'; }
+    var rules = Array.isArray(plan.rules) ? plan.rules : [];
+    var source = plan.scenario ? 'scenario ' + plan.scenario : (rules.length ? 'a custom plan' : 'none: every request is served');
+    if (!rules.length) { return source; }
+    return source + ' — ' + rules.map(describeRule).join('; ');
+  }
+
+  function describeRule(rule) {
+    var what = rule.fault + (rule.status ? ' ' + rule.status : '') + (rule.delayMs ? ' after ' + rule.delayMs + ' ms' : '');
+    var when = [];
+    if (rule.method || rule.path) { when.push((rule.method || '*') + ' ' + (rule.path || '*')); }
+    if (rule.attempt) { when.push('attempt ' + rule.attempt); }
+    if (rule.every) { when.push('every ' + rule.every); }
+    if (rule.probability !== undefined && rule.probability !== null) { when.push('p=' + rule.probability); }
+    return what + (when.length ? ' on ' + when.join(', ') : '');
+  }
+
+  function span() {
+    return Math.max(state.t1 - state.t0, 1000);
+  }
+
+  /** Where a time sits on a track, in percent, leaving room at both ends for a mark's width. */
+  function position(at) {
+    return 4 + 88 * (at - state.t0) / span();
+  }
+
+  function renderAxis() {
+    var axis = el.axis;
+    axis.textContent = '';
+    if (!state.entries.length) { return; }
+    for (var i = 0; i <= 4; i++) {
+      var at = state.t0 + span() * i / 4;
+      var tick = document.createElement('span');
+      tick.style.left = position(at) + '%';
+      tick.textContent = i === 0 ? clock(at) : '+' + ((at - state.t0) / 1000).toFixed(1) + ' s';
+      axis.appendChild(tick);
+    }
+  }
+
+  function renderLanes() {
+    var list = el['lane-list'];
+    var focusedId = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.lane : null;
+    el['lanes-spacer'].style.height = (state.shown.length * ROW_PX) + 'px';
+    var first = Math.max(0, Math.floor(el.lanes.scrollTop / ROW_PX) - OVERSCAN);
+    var last = Math.min(state.shown.length, Math.ceil((el.lanes.scrollTop + el.lanes.clientHeight) / ROW_PX) + OVERSCAN);
+    var trackWidth = Math.max(100, el.lanes.clientWidth - labelWidth());
+    var fragment = document.createDocumentFragment();
+    for (var i = first; i < last; i++) {
+      fragment.appendChild(laneRow(state.shown[i], i, trackWidth));
+    }
+    list.textContent = '';
+    list.appendChild(fragment);
+    if (focusedId) {
+      var again = list.querySelector('[data-lane="' + cssEscape(focusedId) + '"]');
+      if (again) { again.focus({ preventScroll: true }); }
+    }
+  }
+
+  function labelWidth() {
+    var button = el['lane-list'].querySelector('.lane-button');
+    return button ? button.offsetWidth : 400;
+  }
+
+  function cssEscape(text) {
+    return window.CSS && CSS.escape ? CSS.escape(text) : text.replace(/["\\]/g, '\\$&');
+  }
+
+  function laneRow(lane, index, trackWidth) {
+    var f = facts(lane);
+    var li = document.createElement('li');
+    li.className = 'lane' + (f.duplicate ? ' duplicate' : '') + (state.selected === lane.id ? ' selected' : '');
+    li.style.top = (index * ROW_PX) + 'px';
+    li.dataset.seats = String(f.seats);
+    li.dataset.replays = String(f.replays);
+    li.dataset.requests = String(lane.attempts.length);
+    li.dataset.duplicate = String(f.duplicate);
+
+    var button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'lane-button';
+    button.dataset.lane = lane.id;
+    button.dataset.index = String(index);
+    button.setAttribute('aria-expanded', String(state.selected === lane.id));
+    button.setAttribute('aria-controls', 'story');
+    var name = document.createElement('span');
+    name.className = 'lane-name';
+    name.textContent = laneName(lane);
+    var line = document.createElement('span');
+    line.className = 'lane-facts';
+    if (f.duplicate) {
+      var badge = document.createElement('span');
+      badge.className = 'badge-dup';
+      badge.textContent = 'DUPLICATE';
+      line.appendChild(badge);
+      line.appendChild(document.createTextNode(f.why + ' · ' + factLine(lane, f)));
+    } else {
+      line.textContent = factLine(lane, f);
+    }
+    button.appendChild(name);
+    button.appendChild(line);
+    button.title = laneName(lane);
+    button.addEventListener('click', function () { openStory(lane.id); });
+    li.appendChild(button);
+
+    var track = document.createElement('div');
+    track.className = 'track';
+    track.setAttribute('aria-hidden', 'true');
+    var rowsEnd = [-Infinity, -Infinity];
+    lane.attempts.slice(-60).forEach(function (a) {
+      var pct = position(a.at);
+      var px = pct / 100 * trackWidth;
+      var row = px - rowsEnd[0] >= 46 ? 0 : (px - rowsEnd[1] >= 46 ? 1 : (rowsEnd[0] <= rowsEnd[1] ? 0 : 1));
+      rowsEnd[row] = px;
+      var mark = document.createElement('span');
+      var look = markLook(a);
+      mark.className = 'mark ' + look.cls;
+      mark.textContent = look.text;
+      mark.title = attemptSentence(a, lane);
+      mark.style.left = pct + '%';
+      mark.style.top = (row === 0 ? 2 : 22) + 'px';
+      track.appendChild(mark);
+    });
+    li.appendChild(track);
+    return li;
+  }
+
+  /** A mark's class and text: a symbol and a status, so the colour is never the only signal. */
+  function markLook(a) {
+    var answer = (a.method === 'POST' ? '' : a.method + ' ')
+      + (a.status !== null && a.status !== undefined ? String(a.status) : faultShort(a.fault));
+    if (a.committed && a.fault) { return { cls: 'committed faulted', text: '\u2713' + answer + '\u26A1' }; }
+    if (a.committed) { return { cls: 'committed', text: '\u2713' + answer }; }
+    if (isReplay(a)) { return { cls: 'replay', text: '\u21BA' + answer }; }
+    if (a.fault) { return { cls: 'faulted', text: '\u2717' + answer }; }
+    return { cls: 'other', text: answer };
+  }
+
+  function faultShort(fault) {
+    if (!fault) { return '—'; }
+    if (fault.indexOf('reset') === 0) { return 'RST'; }
+    if (fault.indexOf('close') === 0) { return 'FIN'; }
+    if (fault.indexOf('hang') === 0) { return 'HANG'; }
+    return fault;
+  }
+
+  function afterCommit(fault) {
+    return !!fault && fault.indexOf('after-commit') > 0;
+  }
+
+  /** A seat id cut to fit a diagram's column; the steps below the diagram carry it whole. */
+  function short(id) {
+    return id && id.length > 18 ? id.slice(0, 17) + '\u2026' : id;
+  }
+
+  function answerWords(a, brief) {
+    var seat = brief ? short(a.seatId) : a.seatId;
+    if (a.status === null || a.status === undefined) {
+      if (a.fault && a.fault.indexOf('reset') === 0) { return 'the connection was reset (fault ' + a.fault + '): no answer'; }
+      if (a.fault && a.fault.indexOf('close') === 0) { return 'the connection was closed (fault ' + a.fault + '): no answer'; }
+      if (a.fault && a.fault.indexOf('hang') === 0) { return 'nothing came back (fault ' + a.fault + ')'; }
+      return 'no answer';
+    }
+    var words = String(a.status) + (a.sent === false && !a.fault ? ' (which never fully reached the socket)' : '');
+    if (a.fault) { return words + ' (fault ' + a.fault + ')'; }
+    if (isReplay(a)) { return words + ' replay of seat ' + seat; }
+    if (a.committed) { return words + ' Created, seat ' + seat; }
+    return words;
+  }
+
+  function attemptSentence(a, lane) {
+    var who = a.method + ' ' + a.path + (a.key ? ' with key ' + a.key : (a.method === 'POST' ? ' without a key' : ''));
+    var store;
+    if (a.committed) {
+      store = 'the store committed seat ' + a.seatId;
+    } else if (isReplay(a)) {
+      store = 'the store already held seat ' + a.seatId + ' for this key';
+    } else if (a.fault && !afterCommit(a.fault)) {
+      store = 'the fault struck before the store: nothing written';
+    } else if (a.method !== 'POST') {
+      store = 'a read of this user\'s seats';
+    } else {
+      store = 'nothing written';
+    }
+    var back = answerWords(a);
+    var lost = a.committed && a.fault ? ' — the worker never learned the seat was made' : '';
+    return (a.method === 'POST' ? 'Attempt ' + a.attempt : 'A read') + ' at ' + clock(a.at) + ' (+' + ((a.at - state.t0) / 1000).toFixed(2) + ' s): '
+      + who + '; ' + store + '; back came ' + back + lost + '.';
+  }
+
+  function clock(ms) {
+    var d = new Date(ms);
+    function two(n) { return (n < 10 ? '0' : '') + n; }
+    var milli = d.getMilliseconds();
+    return two(d.getHours()) + ':' + two(d.getMinutes()) + ':' + two(d.getSeconds()) + '.'
+      + (milli < 100 ? (milli < 10 ? '00' : '0') : '') + milli;
+  }
+
+  // ------------------------------------------------------------------ keyboard
+
+  function laneKeys(e) {
+    var target = e.target;
+    if (!target.classList || !target.classList.contains('lane-button')) { return; }
+    var index = Number(target.dataset.index);
+    var next = null;
+    if (e.key === 'ArrowDown') { next = index + 1; }
+    if (e.key === 'ArrowUp') { next = index - 1; }
+    if (e.key === 'Home') { next = 0; }
+    if (e.key === 'End') { next = state.shown.length - 1; }
+    if (next === null || next < 0 || next >= state.shown.length) { return; }
+    e.preventDefault();
+    focusLane(next);
+  }
+
+  function focusLane(index) {
+    var top = index * ROW_PX;
+    if (top < el.lanes.scrollTop) {
+      el.lanes.scrollTop = top;
+    } else if (top + ROW_PX > el.lanes.scrollTop + el.lanes.clientHeight) {
+      el.lanes.scrollTop = top + ROW_PX - el.lanes.clientHeight;
+    }
+    renderLanes();
+    var button = el['lane-list'].querySelector('[data-index="' + index + '"]');
+    if (button) { button.focus(); }
+  }
+
+  // ------------------------------------------------------------------ the story of one grant
+
+  function openStory(id) {
+    state.selected = id;
+    var lane = state.lanes.get(id);
+    if (!lane) { return; }
+    renderStory(lane, true);
+    renderLanes();
+  }
+
+  function closeStory() {
+    var had = state.selected;
+    state.selected = null;
+    el.story.hidden = true;
+    if (had) {
+      renderLanes();
+      var button = el['lane-list'].querySelector('[data-lane="' + cssEscape(had) + '"]');
+      if (button) { button.focus(); }
+    }
+  }
+
+  function renderStory(lane, focus) {
+    var f = facts(lane);
+    el.story.hidden = false;
+    el['story-heading'].textContent = 'Story of ' + laneName(lane);
+    el['story-summary'].textContent = (f.duplicate ? 'DUPLICATE: ' + f.why + '. ' : '') + factLine(lane, f) + '.'
+      + (lane.attempts.length > MAX_STORY_ATTEMPTS ? ' Showing the last ' + MAX_STORY_ATTEMPTS + ' attempts.' : '');
+    el['story-summary'].classList.toggle('duplicate', f.duplicate);
+    var attempts = lane.attempts.slice(-MAX_STORY_ATTEMPTS);
+    el['story-steps'].textContent = '';
+    attempts.forEach(function (a) {
+      var li = document.createElement('li');
+      li.textContent = attemptSentence(a, lane);
+      el['story-steps'].appendChild(li);
+    });
+    el['story-diagram'].textContent = '';
+    el['story-diagram'].appendChild(diagram(attempts));
+    if (focus) { el['story-heading'].focus(); }
+  }
+
+  /** The README's sequence diagrams, drawn from what really happened: worker, server and store, one block per attempt. */
+  function diagram(attempts) {
+    var X = { worker: 90, server: 380, store: 670 };
+    var width = 780;
+    var step = 26;
+    var y = 50;
+    var svg = svgEl('svg', { width: width, role: 'presentation' });
+    var body = [];
+    attempts.forEach(function (a) {
+      body.push({ kind: 'when', y: y, text: (a.method === 'POST' ? 'attempt ' + a.attempt : 'read') + ' · ' + clock(a.at) });
+      y += 16;
+      body.push({ kind: 'arrow', y: y, from: X.worker, to: X.server, cls: '',
+        text: a.method + ' ' + a.path + (a.key ? ' · Idempotency-Key ' + a.key : (a.method === 'POST' ? ' · no key' : '')) });
+      y += step;
+      var reachedStore = !(a.fault && !afterCommit(a.fault)) && a.method === 'POST';
+      if (reachedStore) {
+        body.push({ kind: 'arrow', y: y, from: X.server, to: X.store, cls: '',
+          text: a.key ? 'claim key, write seat' : 'write seat' });
+        y += step;
+        var stored = a.committed ? { cls: 'committed', text: 'committed seat ' + short(a.seatId) }
+          : (isReplay(a) ? { cls: 'replay', text: 'key done: seat ' + short(a.seatId) + ' exists' } : { cls: '', text: 'nothing written' });
+        body.push({ kind: 'arrow', y: y, from: X.store, to: X.server, cls: stored.cls, text: stored.text });
+        y += step;
+      } else if (a.fault) {
+        body.push({ kind: 'note', y: y, x: X.server + 10, cls: 'lost', text: 'fault ' + a.fault + ' before the store' });
+        y += step;
+      }
+      var lost = !!a.fault;
+      var back = a.committed && lost ? answerWords(a) + ': seat made, answer lost' : answerWords(a, true);
+      body.push({ kind: 'arrow', y: y, from: X.server, to: X.worker, cls: lost ? 'lost' : (isReplay(a) ? 'replay' : (a.committed ? 'committed' : '')),
+        text: back });
+      y += step + 8;
+    });
+    var height = y + 10;
+    svg.setAttribute('height', String(height));
+    svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
+    [['worker', X.worker], ['server', X.server], ['store', X.store]].forEach(function (actor) {
+      svg.appendChild(svgEl('line', { 'class': 'lifeline', x1: actor[1], x2: actor[1], y1: 34, y2: height - 4 }));
+      var g = svgEl('g', { 'class': 'actor' });
+      g.appendChild(svgEl('rect', { x: actor[1] - 50, y: 6, width: 100, height: 26, rx: 4 }));
+      var t = svgEl('text', { x: actor[1], y: 24, 'text-anchor': 'middle' });
+      t.textContent = actor[0];
+      g.appendChild(t);
+      svg.appendChild(g);
+    });
+    body.forEach(function (item) {
+      if (item.kind === 'when') {
+        var when = svgEl('text', { 'class': 'when', x: 8, y: item.y });
+        when.textContent = item.text;
+        svg.appendChild(when);
+      } else if (item.kind === 'note') {
+        var note = svgEl('text', { 'class': item.cls, x: item.x, y: item.y });
+        note.textContent = '\u2717 ' + item.text;
+        svg.appendChild(note);
+      } else {
+        var dir = item.to > item.from ? 1 : -1;
+        svg.appendChild(svgEl('line', { 'class': 'arrow ' + item.cls, x1: item.from, y1: item.y, x2: item.to - dir * 8, y2: item.y }));
+        svg.appendChild(svgEl('path', { 'class': 'head ' + item.cls,
+          d: 'M' + item.to + ' ' + item.y + ' l' + (-dir * 9) + ' -5 v10 z' }));
+        var label = svgEl('text', { 'class': item.cls, x: Math.min(item.from, item.to) + 8, y: item.y - 5 });
+        label.textContent = (item.cls === 'lost' ? '\u26A1 ' : '') + item.text;
+        svg.appendChild(label);
+      }
+    });
+    return svg;
+  }
+
+  function svgEl(name, attrs) {
+    var node = document.createElementNS(SVG_NS, name);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
+    return node;
+  }
+
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', init);
+  } else {
+    init();
+  }
+}());

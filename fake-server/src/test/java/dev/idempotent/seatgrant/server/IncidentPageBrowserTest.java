@@ -1,0 +1,449 @@
+package dev.idempotent.seatgrant.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The incident page in a real browser (Debian's headless chromium): a server running the {@code incident} scenario,
+ * the fixture and then the answer key driven against it by {@code reproduce --server}, and what a person sees on
+ * the page at each step. Screenshots land in {@code target/incident-page/}; the docs' images are copies of them.
+ */
+class IncidentPageBrowserTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+    private static final Path SHOTS = Path.of("target", "incident-page");
+    private static final String TOKEN = "browser-test-token";
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = toClose.size() - 1; i >= 0; i--) {
+            toClose.get(i).close();
+        }
+    }
+
+    private FakeSeatServer server(ServerConfig config) {
+        FakeSeatServer server = FakeSeatServer.start(config);
+        toClose.add(server);
+        return server;
+    }
+
+    private WebDriver browser() {
+        return browser(1000);
+    }
+
+    private WebDriver browser(int height) {
+        HeadlessChromium chromium = HeadlessChromium.start(1400, height);
+        toClose.add(chromium);
+        return chromium.driver();
+    }
+
+    @Test
+    void theIncidentThenTheFixThenAReset() throws Exception {
+        FakeSeatServer server = server(ServerConfig.builder().faultPlan(FaultPlan.scenario("incident")).build());
+        // Short enough that the screenshots (the docs' images) hold the page and little white below it.
+        WebDriver page = browser(820);
+        page.get(server.baseUri() + "__admin/ui");
+        awaitLive(page);
+        await(page, "the plan to be named", d -> text(d, "ledger-plan").startsWith("scenario incident"));
+
+        // The incident: the fixture sends no key, so every lost 504 becomes a second seat.
+        String stderr = reproduce(server, "fixture");
+        assertTrue(stderr.contains("reproduce: watch it live at " + server.baseUri() + "__admin/ui"), stderr);
+        JsonNode ledger = adminJson(server, "/__admin/ledger", null);
+        assertTrue(ledger.path("duplicates").size() > 0, "the fixture must duplicate: " + ledger);
+        awaitLedger(page, server, ledger);
+        Set<String> duplicatedUsers = new HashSet<>();
+        ledger.path("duplicates").forEach(d -> duplicatedUsers.add(d.path("workspaceId").asText() + " / "
+                + d.path("userId").asText() + " (no key)"));
+        List<WebElement> lanes = lanes(page);
+        assertEquals(duplicatedUsers.size(), lanes.stream().filter(this::markedDuplicate).count(), laneTexts(lanes));
+        for (WebElement lane : lanes) {
+            String name = lane.findElement(By.className("lane-name")).getText();
+            boolean duplicated = duplicatedUsers.contains(name);
+            assertEquals(duplicated, markedDuplicate(lane), name);
+            if (duplicated) {
+                // In words, not only in red.
+                assertTrue(lane.getText().contains("DUPLICATE"), lane.getText());
+                assertTrue(Integer.parseInt(lane.getDomAttribute("data-seats")) > 1, lane.getText());
+                assertEquals("rgba(176, 0, 32, 1)", lane.findElement(By.className("badge-dup")).getCssValue("background-color"));
+            }
+        }
+        assertTrue(text(page, "ledger-duplicates").contains("more than one seat"));
+        screenshot(page, "incident.png");
+
+        // Its story: one step per attempt, the committed seat and the lost answer named.
+        WebElement duplicate = lanes.stream().filter(this::markedDuplicate).findFirst().orElseThrow();
+        int requests = Integer.parseInt(duplicate.getDomAttribute("data-requests"));
+        duplicate.findElement(By.className("lane-button")).click();
+        WebElement story = page.findElement(By.id("story"));
+        await(page, "the story to open", d -> story.isDisplayed());
+        assertTrue(text(page, "story-summary").startsWith("DUPLICATE:"), text(page, "story-summary"));
+        List<WebElement> steps = page.findElements(By.cssSelector("#story-steps li"));
+        assertEquals(requests, steps.size());
+        assertTrue(steps.stream().anyMatch(s -> s.getText().contains("the store committed seat")
+                && s.getText().contains("504")), text(page, "story-steps"));
+        assertEquals(3, page.findElements(By.cssSelector("#story-diagram svg g.actor")).size());
+        elementShot(page, "story", "incident-story.png");
+
+        // The fix: the answer key sends the key and reads the 409 replay as success.
+        reproduce(server, "answer-key");
+        JsonNode fixed = adminJson(server, "/__admin/ledger", null);
+        assertEquals(0, fixed.path("duplicates").size(), fixed.toString());
+        awaitLedger(page, server, fixed);
+        await(page, "only keyed lanes", d -> lanes(d).stream().allMatch(l -> laneName(l).startsWith("key ")));
+        List<WebElement> keyed = lanes(page);
+        assertEquals(fixed.path("keys").asInt(), keyed.size(), laneTexts(keyed));
+        for (WebElement lane : keyed) {
+            assertFalse(markedDuplicate(lane), lane.getText());
+            assertFalse(lane.getText().contains("DUPLICATE"), lane.getText());
+            assertEquals("1", lane.getDomAttribute("data-seats"), lane.getText());
+            assertTrue(Integer.parseInt(lane.getDomAttribute("data-replays")) >= 1, lane.getText());
+            assertTrue(lane.getText().contains("1 seat") && lane.getText().contains("replay"), lane.getText());
+        }
+        assertEquals("0 (one seat per user)", text(page, "ledger-duplicates"));
+        screenshot(page, "fix.png");
+        keyed.get(0).findElement(By.className("lane-button")).click();
+        await(page, "a replay in the story", d -> text(d, "story-steps").contains("replay of seat"));
+        elementShot(page, "story", "fix-story.png");
+
+        // The reset control empties the store and the page.
+        page.findElement(By.id("reset-store")).click();
+        new WebDriverWait(page, PATIENCE).until(ExpectedConditions.alertIsPresent()).accept();
+        await(page, "an empty page", d -> lanes(d).isEmpty() && d.findElement(By.id("empty")).isDisplayed()
+                && text(d, "ledger-seats").equals("0"));
+        assertEquals(0, adminJson(server, "/__admin/ledger", null).path("seats").asInt());
+        assertTrue(server.journal().isEmpty());
+        assertFalse(page.findElement(By.id("story")).isDisplayed());
+
+        assertNoConsoleErrors(page);
+    }
+
+    @Test
+    void theControlsDriveTheAdminApi() {
+        FakeSeatServer server = server(ServerConfig.builder().build());
+        WebDriver page = browser();
+        page.get(server.baseUri() + "__admin/ui");
+        awaitLive(page);
+        await(page, "no plan", d -> text(d, "ledger-plan").startsWith("none"));
+
+        new org.openqa.selenium.support.ui.Select(page.findElement(By.id("scenario-select"))).selectByValue("flaky");
+        page.findElement(By.id("apply-scenario")).click();
+        await(page, "the flaky scenario", d -> text(d, "ledger-plan").startsWith("scenario flaky"));
+        assertEquals(FaultPlan.scenario("flaky").rules(), server.faultPlan().rules());
+
+        page.findElement(By.id("clear-plan")).click();
+        await(page, "the plan cleared", d -> text(d, "ledger-plan").startsWith("none"));
+        assertTrue(server.faultPlan().rules().isEmpty());
+        assertNoConsoleErrors(page);
+    }
+
+    @Test
+    void withATokenThePageAsksOnceAndKeepsItForTheTabOnly() throws Exception {
+        FakeSeatServer server = server(ServerConfig.builder().adminToken(TOKEN).build());
+        WebDriver page = browser();
+        page.get(server.baseUri() + "__admin/ui");
+
+        // The page itself came without the token; its data needs it.
+        WebElement form = page.findElement(By.id("token-form"));
+        await(page, "the token form", d -> form.isDisplayed());
+        assertEquals("–", text(page, "ledger-seats"));
+        page.findElement(By.id("token-input")).sendKeys(TOKEN, Keys.ENTER);
+        awaitLive(page);
+        await(page, "the ledger", d -> text(d, "ledger-seats").equals("0"));
+        assertFalse(form.isDisplayed());
+
+        JavascriptExecutor js = (JavascriptExecutor) page;
+        assertEquals(TOKEN, js.executeScript("return sessionStorage.getItem('fake-server-admin-token')"));
+        assertEquals(0L, js.executeScript("return localStorage.length"));
+        assertEquals("", js.executeScript("return document.cookie"));
+        @SuppressWarnings("unchecked")
+        List<String> urls = (List<String>) js.executeScript(
+                "return performance.getEntriesByType('resource').map(function (e) { return e.name; })");
+        assertTrue(urls.stream().anyMatch(u -> u.contains("/__admin/ledger")), urls.toString());
+        assertTrue(urls.stream().noneMatch(u -> u.contains(TOKEN)), urls.toString());
+
+        // Reloading the tab keeps the token (the same session); nothing is asked again.
+        page.navigate().refresh();
+        awaitLive(page);
+        assertFalse(page.findElement(By.id("token-form")).isDisplayed());
+    }
+
+    @Test
+    void theMainViewPassesTheAccessibilityChecks() throws Exception {
+        FakeSeatServer server = server(ServerConfig.builder().faultPlan(FaultPlan.scenario("incident")).build());
+        WebDriver page = browser();
+        page.get(server.baseUri() + "__admin/ui");
+        awaitLive(page);
+        reproduce(server, "fixture");
+        awaitLedger(page, server, adminJson(server, "/__admin/ledger", null));
+
+        JavascriptExecutor js = (JavascriptExecutor) page;
+        assertEquals("en", js.executeScript("return document.documentElement.lang"));
+        assertEquals(1L, js.executeScript("return document.querySelectorAll('h1').length"));
+        @SuppressWarnings("unchecked")
+        List<String> unlabelled = (List<String>) js.executeScript(A11y.UNLABELLED);
+        assertEquals(List.of(), unlabelled, "controls without an accessible name");
+        @SuppressWarnings("unchecked")
+        List<String> lowContrast = (List<String>) js.executeScript(A11y.LOW_CONTRAST);
+        assertEquals(List.of(), lowContrast, "text below WCAG AA contrast");
+
+        // Keyboard: Tab reaches every control and a lane, each with a visible focus ring.
+        // Start where a keyboard user starts: the first stop on the page, the skip link.
+        js.executeScript("document.querySelector('.skip').focus()");
+        Set<String> reached = new HashSet<>();
+        for (int i = 0; i < 30 && !reached.contains("lane"); i++) {
+            new Actions(page).sendKeys(Keys.TAB).perform();
+            WebElement focused = page.switchTo().activeElement();
+            String id = focused.getDomAttribute("id");
+            String name = focused.getDomAttribute("class") != null && focused.getDomAttribute("class").contains("lane-button")
+                    ? "lane" : (id == null ? focused.getTagName() : id);
+            reached.add(name);
+            if (!name.equals("a")) {
+                String outline = focused.getCssValue("outline-style");
+                assertFalse(outline.equals("none"), name + " has no visible focus ring");
+            }
+        }
+        assertTrue(reached.containsAll(List.of("scenario-select", "apply-scenario", "clear-plan", "reset-store",
+                "filter", "only-duplicates", "lane")), reached.toString());
+
+        // Arrow keys move between lanes; Enter tells a lane's story and moves focus to it.
+        WebElement first = page.switchTo().activeElement();
+        assertEquals("0", first.getDomAttribute("data-index"));
+        new Actions(page).sendKeys(Keys.ARROW_DOWN).perform();
+        assertEquals("1", page.switchTo().activeElement().getDomAttribute("data-index"));
+        new Actions(page).sendKeys(Keys.ENTER).perform();
+        await(page, "the story to open", d -> d.findElement(By.id("story")).isDisplayed());
+        assertEquals("story-heading", page.switchTo().activeElement().getDomAttribute("id"));
+        @SuppressWarnings("unchecked")
+        List<String> storyContrast = (List<String>) js.executeScript(A11y.LOW_CONTRAST);
+        assertEquals(List.of(), storyContrast, "text below WCAG AA contrast in the story");
+        assertNoConsoleErrors(page);
+    }
+
+    @Test
+    void tenThousandJournalEntriesStayUsable() throws Exception {
+        WebDriver page = browser();
+        FakeSeatServer server = server(ServerConfig.builder().build());
+        // 10,000 grants straight to the seat API, a hundred at a time.
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        for (int batch = 0; batch < 100; batch++) {
+            List<java.util.concurrent.CompletableFuture<HttpResponse<Void>>> inFlight = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                int n = batch * 100 + i;
+                inFlight.add(client.sendAsync(HttpRequest.newBuilder(server.baseUri().resolve("/v1/seats"))
+                        .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+                        .header("Idempotency-Key", "bulk-" + n)
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"workspaceId\":\"ws_bulk\",\"userId\":\"user_" + n
+                                + "\",\"role\":\"member\"}")).build(), HttpResponse.BodyHandlers.discarding()));
+            }
+            inFlight.forEach(java.util.concurrent.CompletableFuture::join);
+        }
+        assertEquals(10_000, server.journal().size());
+
+        long started = System.nanoTime();
+        page.get(server.baseUri() + "__admin/ui");
+        await(page, "10,000 lanes", d -> text(d, "lane-count").equals("Showing 10000 lanes of 10000."));
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        assertTrue(took.compareTo(PATIENCE) < 0, "took " + took);
+        JavascriptExecutor js = (JavascriptExecutor) page;
+        long rendered = (Long) js.executeScript("return document.querySelectorAll('#lane-list li').length");
+        assertTrue(rendered > 0 && rendered < 100, "only the visible lanes are in the DOM, not " + rendered);
+
+        WebElement filter = page.findElement(By.id("filter"));
+        filter.sendKeys("user_9999");
+        await(page, "one lane", d -> text(d, "lane-count").equals("Showing 1 lane of 10000."));
+        assertEquals("key bulk-9999", laneName(lanes(page).get(0)));
+        filter.clear();
+        filter.sendKeys("bulk-12");
+        // bulk-12, bulk-120..129, bulk-1200..1299: 1 + 10 + 100.
+        await(page, "111 lanes", d -> text(d, "lane-count").equals("Showing 111 lanes of 10000."));
+
+        // Scrolling to the end draws the last lanes.
+        filter.clear();
+        await(page, "all lanes again", d -> text(d, "lane-count").equals("Showing 10000 lanes of 10000."));
+        js.executeScript("var l = document.getElementById('lanes'); l.scrollTop = l.scrollHeight;");
+        await(page, "the last lane", d -> lanes(d).stream().anyMatch(l -> "9999".equals(
+                l.findElement(By.className("lane-button")).getDomAttribute("data-index"))));
+        screenshot(page, "ten-thousand.png");
+        assertNoConsoleErrors(page);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private static String reproduce(FakeSeatServer server, String variant) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.run(new String[] {"reproduce", "--server", server.baseUri().toString(), "--variant", variant,
+                        "--events", "4", "--json"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String stderr = err.toString(StandardCharsets.UTF_8);
+        assertEquals(0, exit, out.toString(StandardCharsets.UTF_8) + stderr);
+        return stderr;
+    }
+
+    private static JsonNode adminJson(FakeSeatServer server, String path, String token) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(server.baseUri().resolve(path)).timeout(Duration.ofSeconds(10));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        HttpResponse<String> res = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, res.statusCode(), res.body());
+        return Http.json(res.body());
+    }
+
+    private static void awaitLive(WebDriver page) {
+        await(page, "the page to follow the server", d -> text(d, "connection").startsWith("Live"));
+    }
+
+    /**
+     * Waits until the page shows exactly what {@code /__admin/ledger} says and has read the whole journal (the ledger
+     * of a run can be final while its last answers are still on their way).
+     */
+    private static void awaitLedger(WebDriver page, FakeSeatServer server, JsonNode ledger) throws Exception {
+        String seats = ledger.path("seats").asText();
+        String keys = ledger.path("keys").asText();
+        String duplicates = String.valueOf(ledger.path("duplicates").size());
+        String requests = String.valueOf(adminJson(server, "/__admin/requests", null).path("requests").size());
+        await(page, "the ledger " + ledger + " and " + requests + " requests", d -> text(d, "ledger-seats").equals(seats)
+                && text(d, "ledger-requests").equals(requests)
+                && text(d, "ledger-keys").equals(keys)
+                && duplicates.equals(d.findElement(By.id("ledger-duplicates")).getDomAttribute("data-count")));
+    }
+
+    private static void await(WebDriver page, String what, java.util.function.Function<WebDriver, Boolean> condition) {
+        new WebDriverWait(page, PATIENCE).withMessage(what).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(condition::apply);
+    }
+
+    private static String text(WebDriver page, String id) {
+        return page.findElement(By.id(id)).getText();
+    }
+
+    private static List<WebElement> lanes(WebDriver page) {
+        return page.findElements(By.cssSelector("#lane-list li.lane"));
+    }
+
+    private static String laneName(WebElement lane) {
+        return lane.findElement(By.className("lane-name")).getText();
+    }
+
+    private boolean markedDuplicate(WebElement lane) {
+        return "true".equals(lane.getDomAttribute("data-duplicate"))
+                && lane.getDomAttribute("class").contains("duplicate");
+    }
+
+    private static String laneTexts(List<WebElement> lanes) {
+        return lanes.stream().map(WebElement::getText).collect(Collectors.joining(" | "));
+    }
+
+    private static void screenshot(WebDriver page, String name) throws IOException {
+        Files.createDirectories(SHOTS);
+        Path shot = ((org.openqa.selenium.TakesScreenshot) page).getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(shot, SHOTS.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+        assertTrue(Files.size(SHOTS.resolve(name)) > 1000);
+    }
+
+    private static void elementShot(WebDriver page, String id, String name) throws IOException {
+        Files.createDirectories(SHOTS);
+        WebElement element = page.findElement(By.id(id));
+        ((JavascriptExecutor) page).executeScript("arguments[0].scrollIntoView()", element);
+        Path shot = element.getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(shot, SHOTS.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static void assertNoConsoleErrors(WebDriver page) {
+        List<String> errors = page.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
+                .map(LogEntry::getMessage)
+                // The page asks for data before it has the token: the browser logs that 401, as it should happen.
+                .filter(m -> !m.contains(" 401 "))
+                .collect(Collectors.toList());
+        assertEquals(List.of(), errors, "the browser console (a CSP violation or a script error)");
+    }
+
+    /** The accessibility checks axe-core would make of the main view, written as scripts that list offenders. */
+    static final class A11y {
+        static final String UNLABELLED = """
+                var out = [];
+                document.querySelectorAll('input, select, textarea, button').forEach(function (c) {
+                  if (c.offsetParent === null) { return; }
+                  var name = (c.labels && c.labels.length ? Array.from(c.labels).map(function (l) { return l.textContent; }).join(' ') : '')
+                    || c.getAttribute('aria-label') || (c.getAttribute('aria-labelledby')
+                      ? document.getElementById(c.getAttribute('aria-labelledby')).textContent : '')
+                    || (c.tagName === 'BUTTON' ? c.textContent : '');
+                  if (!name || !name.trim()) { out.push(c.outerHTML.slice(0, 120)); }
+                });
+                return out;
+                """;
+
+        static final String LOW_CONTRAST = """
+                function rgb(s) { var m = s.match(/[\\d.]+/g); return m ? m.map(Number) : [0, 0, 0, 0]; }
+                function lum(c) {
+                  var a = c.slice(0, 3).map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+                  return 0.2126 * a[0] + 0.7152 * a[1] + 0.0722 * a[2];
+                }
+                function background(e) {
+                  for (; e; e = e.parentElement) {
+                    var c = rgb(getComputedStyle(e).backgroundColor);
+                    if (c.length < 4 || c[3] > 0) { return c; }
+                  }
+                  return [255, 255, 255];
+                }
+                var out = [];
+                var walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+                while (walker.nextNode()) {
+                  var node = walker.currentNode;
+                  var e = node.parentElement;
+                  if (!node.textContent.trim() || !e || e.closest('[hidden]') || e.closest('svg')) { continue; }
+                  var r = e.getBoundingClientRect();
+                  if (!r.width || !r.height || getComputedStyle(e).visibility === 'hidden') { continue; }
+                  var style = getComputedStyle(e);
+                  var fg = lum(rgb(style.color)), bg = lum(background(e));
+                  var ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+                  var size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+                  var need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+                  if (ratio < need) { out.push(ratio.toFixed(2) + ' < ' + need + ': ' + node.textContent.trim().slice(0, 60)); }
+                }
+                return out;
+                """;
+
+        private A11y() {
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package dev.idempotent.seatgrant.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idempotent.seatgrant.server.internal.cli.ServeCommand;
+import dev.idempotent.seatgrant.server.internal.store.DbSpec;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The flags issue 8 added or tightened: the limits and timeouts (one duration grammar), the base path, the
+ * journal's bound, a padded admin token, and {@code --db} values that are file paths and nothing else.
+ */
+class ServeFlagsTest {
+
+    private record Run(int code, String out, String err) { }
+
+    private static Run main(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theNewFlagsLandInTheConfig() throws Exception {
+        ServerConfig config = ServeCommand.parse(List.of("--header-timeout", "250ms", "--body-timeout=3s",
+                "--idle-timeout", "2m", "--max-connections", "1200", "--journal-capacity", "500",
+                "--base-path", "/t/tok_abc"), null).config();
+
+        assertEquals(Duration.ofMillis(250), config.headerTimeout());
+        assertEquals(Duration.ofSeconds(3), config.bodyTimeout());
+        assertEquals(Duration.ofMinutes(2), config.idleTimeout());
+        assertEquals(1200, config.maxConnections());
+        assertEquals(500, config.journalCapacity());
+        assertEquals("/t/tok_abc", config.basePath());
+    }
+
+    @Test
+    void theDefaultsAreSane() throws Exception {
+        ServerConfig config = ServeCommand.parse(List.of(), null).config();
+
+        assertEquals(Duration.ofSeconds(10), config.headerTimeout());
+        assertEquals(Duration.ofSeconds(30), config.bodyTimeout());
+        assertEquals(Duration.ofSeconds(60), config.idleTimeout());
+        assertTrue(config.maxConnections() > 1_100, "room for 1,000 hung connections plus load");
+        assertEquals(100_000, config.journalCapacity());
+        assertEquals("", config.basePath());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--header-timeout=10", "--body-timeout=1h", "--idle-timeout=0s", "--idle-timeout=-1s",
+        "--header-timeout=1.5s", "--max-connections=0", "--max-connections=x", "--journal-capacity=0",
+        "--base-path=t", "--base-path=/t/", "--admin-token= padded ", "--db=/tmp/x/inj;INIT=RUNSCRIPT FROM 'e.sql'",
+        "--db=~someone/seats"})
+    void aBadValueIsOneLineAndExitCode2(String flag) {
+        Run run = main("serve", flag);
+
+        assertEquals(2, run.code(), run.err());
+        assertEquals("", run.out());
+        assertEquals(1, run.err().strip().lines().count(), run.err());
+        assertTrue(run.err().startsWith("fake-server serve: "), run.err());
+        assertFalse(run.err().contains("padded"), "a token is never echoed");
+    }
+
+    @Test
+    void aPaddedTokenFromTheEnvironmentIsRefusedToo() {
+        try {
+            ServeCommand.parse(List.of(), " padded ");
+            throw new AssertionError("a padded token was accepted");
+        } catch (dev.idempotent.seatgrant.server.internal.cli.UsageException e) {
+            assertTrue(e.getMessage().startsWith("FAKE_SERVER_ADMIN_TOKEN"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aFilePathIsAPathAndNothingElse(@TempDir Path dir) throws Exception {
+        DbSpec home = DbSpec.parse("~/seats-x");
+        assertEquals(Path.of(System.getProperty("user.home"), "seats-x"), home.file());
+
+        DbSpec trailing = DbSpec.parse(dir + "/");
+        assertEquals(dir.toAbsolutePath().resolve("seats"), trailing.file());
+        DbSpec existing = DbSpec.parse(dir.toString());
+        assertEquals(dir.toAbsolutePath().resolve("seats"), existing.file());
+
+        DbSpec explicit = DbSpec.parse("jdbc:h2:mem:x;MODE=PostgreSQL");
+        assertTrue(explicit.jdbcUrl().startsWith("jdbc:h2:mem:x;MODE=PostgreSQL"), "an explicit URL stays as given");
+    }
+
+    @Test
+    void aFileTheStoreCannotUseExits1WithOneLineNamingTheCause(@TempDir Path dir) throws Exception {
+        Path corrupt = dir.resolve("bad.mv.db");
+        byte[] junk = new byte[40_000];
+        new java.util.Random(7).nextBytes(junk);
+        Files.write(corrupt, junk);
+
+        for (String[] db : new String[][] {{dir.resolve("bad").toString(), "corrupt"}, {"/proc/nope/seats", "/proc/nope"}}) {
+            Process p = JavaProcess.start(Main.class, List.of(), List.of("serve", "--port", "0", "--db", db[0]),
+                    ProcessBuilder.Redirect.PIPE);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "exits by itself");
+            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(1, p.exitValue(), err);
+            assertEquals(1, err.strip().lines().count(), err);
+            assertTrue(err.startsWith("fake-server: cannot start: "), err);
+            assertTrue(err.contains(db[1]), err);
+            assertFalse(err.contains("\tat ") || err.contains("PoolInitializationException"), err);
+        }
+    }
+}
