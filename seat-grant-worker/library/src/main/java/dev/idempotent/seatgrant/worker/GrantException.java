@@ -13,8 +13,11 @@ import java.util.OptionalInt;
 public abstract sealed class GrantException extends RuntimeException
         permits GrantRejectedException, GrantExhaustedException, GrantInterruptedException {
 
+    /** The event's requestId. */
     private final String requestId;
+    /** POSTs sent. */
     private final int attempts;
+    /** The last HTTP status, or -1 for none. */
     private final int status;
 
     GrantException(String message, String requestId, int attempts, OptionalInt status, Throwable cause) {
@@ -24,17 +27,17 @@ public abstract sealed class GrantException extends RuntimeException
         this.status = Objects.requireNonNull(status, "status").orElse(-1);
     }
 
-    /** The event's requestId, which was also the Idempotency-Key of every attempt. */
+    /** {@return the event's requestId, which was also the Idempotency-Key of every attempt} */
     public String requestId() {
         return requestId;
     }
 
-    /** How many POSTs were sent for this event before the worker stopped. */
+    /** {@return how many POSTs were sent for this event before the worker stopped} */
     public int attempts() {
         return attempts;
     }
 
-    /** The HTTP status of the last response, or empty when the last attempt got no response at all. */
+    /** {@return the HTTP status of the last response, or empty when the last attempt got no response at all} */
     public OptionalInt status() {
         return status < 0 ? OptionalInt.empty() : OptionalInt.of(status);
     }

@@ -18,7 +18,9 @@ public final class GrantExhaustedException extends GrantException {
         DEADLINE
     }
 
+    /** What ran out. */
     private final Limit limit;
+    /** The classifier's reason for the last failure. */
     private final String lastReason;
 
     /**
@@ -40,12 +42,12 @@ public final class GrantExhaustedException extends GrantException {
         this.lastReason = Objects.requireNonNull(lastReason, "lastReason");
     }
 
-    /** Whether the attempts or the deadline ran out. */
+    /** {@return whether the attempts or the deadline ran out} */
     public Limit limit() {
         return limit;
     }
 
-    /** The classifier's one-line reason for the last retryable failure. */
+    /** {@return the classifier's one-line reason for the last retryable failure} */
     public String lastReason() {
         return lastReason;
     }

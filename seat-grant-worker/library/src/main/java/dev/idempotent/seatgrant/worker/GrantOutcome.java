@@ -9,10 +9,10 @@ import java.util.Objects;
  */
 public sealed interface GrantOutcome {
 
-    /** The seat that now exists for this requestId. */
+    /** {@return the seat that now exists for this requestId} */
     String seatId();
 
-    /** How many POSTs this call sent, the successful one included (1 to maxAttempts). */
+    /** {@return how many POSTs this call sent, the successful one included (1 to maxAttempts)} */
     int attempts();
 
     /**
@@ -22,6 +22,12 @@ public sealed interface GrantOutcome {
      * @param attempts POSTs sent by this call
      */
     record Granted(String seatId, int attempts) implements GrantOutcome {
+        /**
+         * Checks the values.
+         *
+         * @param seatId   the seat
+         * @param attempts POSTs sent by this call, at least 1
+         */
         public Granted {
             Objects.requireNonNull(seatId, "seatId");
             if (attempts < 1) {
@@ -38,6 +44,12 @@ public sealed interface GrantOutcome {
      * @param attempts POSTs sent by this call
      */
     record Replayed(String seatId, int attempts) implements GrantOutcome {
+        /**
+         * Checks the values.
+         *
+         * @param seatId   the seat
+         * @param attempts POSTs sent by this call, at least 1
+         */
         public Replayed {
             Objects.requireNonNull(seatId, "seatId");
             if (attempts < 1) {

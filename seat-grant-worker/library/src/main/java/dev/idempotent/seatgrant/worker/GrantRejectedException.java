@@ -10,6 +10,7 @@ import java.util.OptionalInt;
  */
 public final class GrantRejectedException extends GrantException {
 
+    /** The classifier's reason for giving up. */
     private final String reason;
 
     /**
@@ -26,7 +27,7 @@ public final class GrantRejectedException extends GrantException {
         this.reason = Objects.requireNonNull(reason, "reason");
     }
 
-    /** The classifier's one-line reason for giving up. */
+    /** {@return the classifier's one-line reason for giving up} */
     public String reason() {
         return reason;
     }

@@ -1,14 +1,12 @@
 package dev.idempotent.seatgrant.worker;
 
-import dev.idempotent.seatgrant.worker.internal.Backoff;
-import dev.idempotent.seatgrant.worker.internal.Classifier;
-import dev.idempotent.seatgrant.worker.internal.GrantEvents;
+import dev.idempotent.seatgrant.worker.internal.GrantPolicy;
+import dev.idempotent.seatgrant.worker.internal.GrantPolicy.Step;
+import dev.idempotent.seatgrant.worker.internal.OwnedResources;
 import dev.idempotent.seatgrant.worker.internal.PreparedGrant;
 import dev.idempotent.seatgrant.worker.internal.SeatsApi;
 import dev.idempotent.seatgrant.worker.internal.Verdict;
-import io.github.resilience4j.core.IntervalBiFunction;
 import io.github.resilience4j.retry.Retry;
-import io.github.resilience4j.retry.RetryConfig;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -16,173 +14,329 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 
 /**
- * Grants the seat a {@code seat.requested} event asks for, at most once per requestId, however often the
- * event is delivered and however the network fails. This is the answer key: copy it.
+ * Grants the seat a {@code seat.requested} event asks for, at most once per requestId, however often the event is
+ * delivered and however the network fails. This is the answer key: depend on it, or copy it.
  *
  * <p>Every POST for an event carries {@code Idempotency-Key: <requestId>}, built once per event. Answers are
- * classified by {@link Classifier} (replay and success end the call, transient failures retry, client errors
- * stop at once); retries run on resilience4j-retry with full-jitter backoff, {@code Retry-After} honoured,
- * at most {@link SeatGrantConfig#maxAttempts()} attempts and a per-event deadline. Each attempt and the
- * outcome are logged as one structured event each (see {@link GrantEvents}).
+ * classified (replay and success end the call, transient failures retry, client errors stop at once); every call
+ * runs through this worker's one resilience4j {@link #retry() Retry} with full-jitter backoff, {@code Retry-After}
+ * honoured, at most {@link SeatGrantConfig#maxAttempts()} attempts and a per-call deadline. Each attempt and each
+ * outcome is one structured log event on {@link #LOGGER_NAME} and one {@link GrantListener} call.
  *
- * <p>Thread-safe: one instance can serve many consumer threads, and two threads handling the same event at
- * once both end with the same seat (the server answers the loser with an in-progress 409, then a replay).
+ * <p>Thread-safe: build one per process and share it between consumer threads; two threads handling the same
+ * event at once both end with the same seat (the server answers the loser with an in-progress 409, then a
+ * replay). {@link #close()} it when the consumers have stopped: it releases the HTTP client and the threads the
+ * worker created (never a client the caller passed in); a closed worker refuses new work with
+ * {@link IllegalStateException}.
  */
-public final class SeatGrantWorker {
+public final class SeatGrantWorker implements AutoCloseable {
+
+    /** The logger every structured event is written to, for routing or levelling them in a logging config. */
+    public static final String LOGGER_NAME = "dev.idempotent.seatgrant.worker.events";
+
+    /** The name of the worker's resilience4j {@link Retry}, which metrics modules use as a tag. */
+    public static final String RETRY_NAME = GrantPolicy.RETRY_NAME;
 
     private final SeatGrantConfig config;
+    private final OwnedResources owned;
     private final SeatsApi api;
-    private final Classifier classifier = new Classifier();
-    private final Backoff backoff;
-    private final GrantEvents events = new GrantEvents();
+    private final GrantPolicy policy;
     private final Sleeper sleeper;
-    private final Clock clock;
-    private final DoubleSupplier random;
+    private final Scheduler scheduler;
+    private final Set<CompletableFuture<GrantOutcome>> inFlight = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
-    /** A worker that sleeps for real and reads the system clock. */
+    /**
+     * A worker that waits for real and reads the system clock.
+     *
+     * @param config what to call and how hard to try
+     */
     public SeatGrantWorker(SeatGrantConfig config) {
         this(config, Sleeper.SYSTEM, Clock.systemUTC());
     }
 
     /**
      * A worker with its own sleeper and clock, so a test can run a backoff of seconds in microseconds and see
-     * exactly what the worker asked for. The clock drives the deadline and HTTP-date Retry-After.
+     * exactly what the worker asked for. The clock drives the deadline and HTTP-date Retry-After;
+     * {@link #handleAsync(SeatRequested)} waits on the worker's own timer thread.
+     *
+     * @param config  what to call and how hard to try
+     * @param sleeper how {@link #handle(SeatRequested)} waits between attempts
+     * @param clock   the time deadlines and Retry-After dates are measured on
      */
     public SeatGrantWorker(SeatGrantConfig config, Sleeper sleeper, Clock clock) {
-        this(config, sleeper, clock, () -> ThreadLocalRandom.current().nextDouble());
+        this(config, sleeper, null, clock, () -> ThreadLocalRandom.current().nextDouble());
     }
 
-    SeatGrantWorker(SeatGrantConfig config, Sleeper sleeper, Clock clock, DoubleSupplier random) {
+    /**
+     * A worker with its own sleeper, scheduler and clock: the sleeper serves {@link #handle(SeatRequested)}, the
+     * scheduler {@link #handleAsync(SeatRequested)}.
+     *
+     * @param config    what to call and how hard to try
+     * @param sleeper   how {@code handle} waits between attempts
+     * @param scheduler how {@code handleAsync} waits between attempts
+     * @param clock     the time deadlines and Retry-After dates are measured on
+     */
+    public SeatGrantWorker(SeatGrantConfig config, Sleeper sleeper, Scheduler scheduler, Clock clock) {
+        this(config, sleeper, Objects.requireNonNull(scheduler, "scheduler"), clock,
+                () -> ThreadLocalRandom.current().nextDouble());
+    }
+
+    SeatGrantWorker(SeatGrantConfig config, Sleeper sleeper, Scheduler scheduler, Clock clock, DoubleSupplier random) {
         this.config = Objects.requireNonNull(config, "config");
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.random = Objects.requireNonNull(random, "random");
-        HttpClient client = SeatsApi.newClient(config.connectTimeout());
-        this.api = new SeatsApi(client, config.baseUri());
-        this.backoff = new Backoff(config.baseDelay(), config.maxDelay(), config.retryAfterCap());
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(random, "random");
+        this.owned = new OwnedResources(config.httpClient().isEmpty(), config.connectTimeout());
+        this.scheduler = scheduler != null ? scheduler : owned;
+        HttpClient client = config.httpClient().orElseGet(owned::client);
+        this.api = new SeatsApi(client, config.baseUri(), config.requestCustomizer());
+        this.policy = new GrantPolicy(config, clock, random);
     }
 
-    /** The configuration this worker runs with. */
+    /** {@return the configuration this worker runs with} */
     public SeatGrantConfig config() {
         return config;
     }
 
     /**
-     * Grants the seat for {@code event}, retrying what is safe to retry.
+     * The one resilience4j Retry every call of this worker runs through, named {@value #RETRY_NAME}. Each call
+     * gets a fresh context of it, so its event publisher and {@link Retry.Metrics} count calls and retries; bind
+     * any resilience4j metrics module to it (for Micrometer, {@code TaggedRetryMetricsPublisher}). The README
+     * lists which outcome lands in which counter.
      *
-     * @return {@link GrantOutcome.Granted} when this call created the seat, {@link GrantOutcome.Replayed} when
-     *     it already existed for this requestId; acknowledge the message either way
+     * @return the worker's Retry
+     */
+    public Retry retry() {
+        return policy.retry();
+    }
+
+    /**
+     * Grants the seat for {@code event}, retrying what is safe to retry, within {@link SeatGrantConfig#callTimeout()}.
+     *
+     * @param event the event to grant
+     * @return {@link GrantOutcome.Granted} when this call created the seat, {@link GrantOutcome.Replayed} when it
+     *     already existed for this requestId; acknowledge the message either way
      * @throws GrantRejectedException    when the server refused in a way a resend cannot fix
-     * @throws GrantExhaustedException   when attempts or the deadline ran out on retryable failures
+     * @throws GrantExhaustedException   when attempts or the call timeout ran out on retryable failures
      * @throws GrantInterruptedException when the thread was interrupted (the flag is restored)
+     * @throws IllegalStateException     when the worker is closed, or was closed during the call
      */
     public GrantOutcome handle(SeatRequested event) {
+        return handle(event, Optional.empty());
+    }
+
+    /**
+     * Grants the seat for {@code event} before {@code deadline}, say the time a queue message stops being invisible.
+     * The earlier of the deadline and {@link SeatGrantConfig#callTimeout()} wins; running out of it is
+     * {@link GrantExhaustedException.Limit#DEADLINE}, and a deadline already past sends nothing.
+     *
+     * @param event    the event to grant
+     * @param deadline when the call must have ended, on the worker's clock
+     * @return {@link GrantOutcome.Granted} or {@link GrantOutcome.Replayed}; acknowledge the message either way
+     * @throws GrantRejectedException    when the server refused in a way a resend cannot fix
+     * @throws GrantExhaustedException   when attempts or time ran out on retryable failures
+     * @throws GrantInterruptedException when the thread was interrupted (the flag is restored)
+     * @throws IllegalStateException     when the worker is closed, or was closed during the call
+     */
+    public GrantOutcome handle(SeatRequested event, Instant deadline) {
+        return handle(event, Optional.of(Objects.requireNonNull(deadline, "deadline")));
+    }
+
+    private GrantOutcome handle(SeatRequested event, Optional<Instant> deadline) {
         Objects.requireNonNull(event, "event");
-        String requestId = event.requestId();
-        Instant start = clock.instant();
-        Instant deadline = start.plus(config.deadline());
+        ensureOpen();
         // The key and body are fixed here, once, and resent unchanged on every attempt.
         PreparedGrant grant = api.prepare(event);
-        Retry.AsyncContext<Verdict> retry = newRetry(deadline).asyncContext();
-
-        for (int attempt = 1; ; attempt++) {
-            Duration remaining = Duration.between(clock.instant(), deadline);
+        GrantPolicy.Run run = policy.start(event.requestId(), deadline);
+        while (true) {
+            if (closed) {
+                run.cancel();
+                throw closedDuring(event);
+            }
+            Optional<Duration> timeout = run.begin();
+            if (timeout.isEmpty()) {
+                throw run.outOfTime();
+            }
             Verdict verdict;
             try {
-                if (remaining.isNegative() || remaining.isZero()) {
-                    // Only reachable when an attempt itself outlived the budget; the backoff never sleeps past it.
-                    throw exhausted(requestId, attempt - 1, GrantExhaustedException.Limit.DEADLINE,
-                            new Verdict.Retry(OptionalInt.empty(), Optional.empty(), "deadline reached", Optional.empty()), start);
-                }
-                Duration timeout = remaining.compareTo(config.requestTimeout()) < 0 ? remaining : config.requestTimeout();
-                verdict = classifier.classify(api.send(grant, timeout));
+                verdict = policy.classifier().classify(api.send(grant, timeout.get()));
             } catch (IOException failure) {
-                verdict = classifier.classify(failure);
+                verdict = policy.classifier().classify(failure);
             } catch (InterruptedException interrupted) {
-                throw interrupted(requestId, attempt, interrupted, start);
+                throw run.interrupted(interrupted);
             }
-
-            if (verdict instanceof Verdict.Done done) {
-                boolean replayed = done instanceof Verdict.Replay;
-                String outcome = replayed ? "replayed" : "granted";
-                events.attempt(requestId, attempt, outcome, OptionalInt.of(done.status()), Optional.of(done.seatId()),
-                        Optional.empty(), done.reason(), Optional.empty());
-                retry.onComplete();
-                events.outcome(requestId, attempt, outcome, OptionalInt.of(done.status()), Optional.of(done.seatId()),
-                        elapsed(start));
-                return replayed
-                        ? new GrantOutcome.Replayed(done.seatId(), attempt)
-                        : new GrantOutcome.Granted(done.seatId(), attempt);
+            Step step = run.settle(verdict);
+            if (step instanceof Step.Finished f) {
+                return f.outcome();
             }
-            if (verdict instanceof Verdict.GiveUp g) {
-                events.attempt(requestId, attempt, "rejected", OptionalInt.of(g.status()), Optional.empty(),
-                        Optional.empty(), g.reason(), Optional.empty());
-                events.outcome(requestId, attempt, "rejected", OptionalInt.of(g.status()), Optional.empty(), elapsed(start));
-                throw new GrantRejectedException(requestId, attempt, g.status(), g.reason());
+            if (step instanceof Step.Failed f) {
+                throw f.failure();
             }
-            Verdict.Retry failed = (Verdict.Retry) verdict;
-            // resilience4j counts the attempt and asks the interval function; a negative answer means stop.
-            long delayMillis = retry.onResult(failed);
-            if (delayMillis < 0) {
-                GrantExhaustedException.Limit limit = attempt >= config.maxAttempts()
-                        ? GrantExhaustedException.Limit.ATTEMPTS : GrantExhaustedException.Limit.DEADLINE;
-                events.attempt(requestId, attempt, "exhausted", failed.status(), Optional.empty(), Optional.empty(),
-                        failed.reason(), failed.cause());
-                throw exhausted(requestId, attempt, limit, failed, start);
-            }
-            Duration delay = Duration.ofMillis(delayMillis);
-            events.attempt(requestId, attempt, "retry", failed.status(), Optional.empty(), Optional.of(delay),
-                    failed.reason(), failed.cause());
             try {
-                sleeper.sleep(delay);
+                sleeper.sleep(((Step.Wait) step).delay());
             } catch (InterruptedException interrupted) {
-                throw interrupted(requestId, attempt, interrupted, start);
+                throw run.interrupted(interrupted);
             }
         }
     }
 
     /**
-     * A resilience4j Retry for one event. "Is this a failure worth another attempt" is the result predicate
-     * (a {@link Verdict.Retry}); "when, or stop now" is the interval function, which knows this event's
-     * deadline. The async context hands the delay back instead of sleeping, so the wait goes through this
-     * worker's injected sleeper rather than resilience4j's process-wide static sleep function.
+     * Does what {@link #handle(SeatRequested)} does without holding a thread during a request or a backoff: the
+     * request goes out with {@code HttpClient.sendAsync}, and the waits run on the worker's {@link Scheduler}. The
+     * same classification, events, listener calls and resilience4j counting.
+     *
+     * <p>The future completes with {@link GrantOutcome.Granted} or {@link GrantOutcome.Replayed}, or exceptionally
+     * with a {@link GrantRejectedException} or {@link GrantExhaustedException} (unwrapped: {@code join()} wraps it
+     * in a {@link CompletionException}, {@code get()} in an {@link java.util.concurrent.ExecutionException}).
+     * Cancelling it stops further attempts and reports the outcome {@code cancelled} to the log and the listener;
+     * the request in flight, if any, is abandoned (the server may still commit it; redelivery is safe). Closing the
+     * worker cancels every future still running.
+     *
+     * @param event the event to grant
+     * @return the grant's future
+     * @throws IllegalStateException when the worker is closed
      */
-    private Retry newRetry(Instant deadline) {
-        IntervalBiFunction<Verdict> interval = (attempt, result) -> {
-            Verdict.Retry failed = (Verdict.Retry) result.get();
-            return backoff.next(attempt, failed.retryAfter(), clock.instant(), deadline, random.getAsDouble())
-                    .map(Duration::toMillis)
-                    .orElse(-1L);
-        };
-        RetryConfig retryConfig = RetryConfig.<Verdict>custom()
-                .maxAttempts(config.maxAttempts())
-                .retryOnResult(v -> v instanceof Verdict.Retry)
-                .intervalBiFunction(interval)
-                .build();
-        return Retry.of("seat-grant", retryConfig);
+    public CompletableFuture<GrantOutcome> handleAsync(SeatRequested event) {
+        Objects.requireNonNull(event, "event");
+        ensureOpen();
+        AsyncGrant grant = new AsyncGrant(api.prepare(event), policy.start(event.requestId(), Optional.empty()));
+        inFlight.add(grant.result);
+        grant.result.whenComplete((outcome, failure) -> {
+            inFlight.remove(grant.result);
+            if (grant.result.isCancelled()) {
+                grant.stop();
+            }
+        });
+        if (closed) {
+            // close() ran between ensureOpen() and registering this future and may not have seen it.
+            grant.result.cancel(false);
+        } else {
+            grant.next();
+        }
+        return grant.result;
     }
 
-    private GrantExhaustedException exhausted(String requestId, int attempts, GrantExhaustedException.Limit limit,
-            Verdict.Retry last, Instant start) {
-        events.outcome(requestId, attempts, "exhausted", last.status(), Optional.empty(), elapsed(start));
-        return new GrantExhaustedException(requestId, attempts, limit, last.status(), last.reason(),
-                last.cause().orElse(null));
+    /**
+     * Releases what the worker created: its HTTP client (never the caller's), the client's threads and the timer
+     * thread. Grants still running through {@link #handleAsync(SeatRequested)} are cancelled; a {@code handle}
+     * call still running ends with {@link IllegalStateException} before its next attempt. Idempotent.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        for (CompletableFuture<GrantOutcome> f : inFlight) {
+            f.cancel(false);
+        }
+        owned.close();
     }
 
-    private GrantInterruptedException interrupted(String requestId, int attempt, InterruptedException cause,
-            Instant start) {
-        Thread.currentThread().interrupt();
-        events.outcome(requestId, attempt, "interrupted", OptionalInt.empty(), Optional.empty(), elapsed(start));
-        return new GrantInterruptedException(requestId, attempt, cause);
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("this SeatGrantWorker is closed");
+        }
     }
 
-    private Duration elapsed(Instant start) {
-        Duration d = Duration.between(start, clock.instant());
-        return d.isNegative() ? Duration.ZERO : d;
+    private static IllegalStateException closedDuring(SeatRequested event) {
+        return new IllegalStateException("the SeatGrantWorker was closed during the grant for requestId "
+                + event.requestId());
+    }
+
+    /** One asynchronous call: a chain of attempts and waits, each started when the previous one completes. */
+    private final class AsyncGrant {
+        final CompletableFuture<GrantOutcome> result = new CompletableFuture<>();
+        private final PreparedGrant grant;
+        private final GrantPolicy.Run run;
+        /** The request or the wait now running, so a cancellation can abandon it. */
+        private volatile CompletableFuture<?> current;
+
+        AsyncGrant(PreparedGrant grant, GrantPolicy.Run run) {
+            this.grant = grant;
+            this.run = run;
+        }
+
+        void next() {
+            if (result.isDone()) {
+                return;
+            }
+            try {
+                Optional<Duration> timeout = run.begin();
+                if (timeout.isEmpty()) {
+                    result.completeExceptionally(run.outOfTime());
+                    return;
+                }
+                CompletableFuture<Verdict> attempt = api.sendAsync(grant, timeout.get())
+                        .thenApply(policy.classifier()::classify)
+                        .exceptionally(this::classifyFailure);
+                current = attempt;
+                attempt.whenComplete((verdict, failure) -> {
+                    if (failure != null) {
+                        fail(failure);
+                    } else {
+                        settle(verdict);
+                    }
+                });
+            } catch (RuntimeException e) {
+                // The caller's request customizer threw: that ends the call with its own exception, as in handle.
+                fail(e);
+            }
+        }
+
+        private Verdict classifyFailure(Throwable failure) {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (cause instanceof IOException io) {
+                return policy.classifier().classify(io);
+            }
+            throw failure instanceof CompletionException c ? c : new CompletionException(cause);
+        }
+
+        private void settle(Verdict verdict) {
+            if (result.isDone()) {
+                return;
+            }
+            Step step = run.settle(verdict);
+            if (step instanceof Step.Finished f) {
+                result.complete(f.outcome());
+            } else if (step instanceof Step.Failed f) {
+                result.completeExceptionally(f.failure());
+            } else {
+                CompletableFuture<Void> wait = scheduler.delay(((Step.Wait) step).delay());
+                current = wait;
+                wait.whenComplete((ignored, failure) -> {
+                    if (failure != null) {
+                        fail(failure);
+                    } else {
+                        next();
+                    }
+                });
+            }
+        }
+
+        private void fail(Throwable failure) {
+            if (result.isDone()) {
+                return;
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            result.completeExceptionally(cause);
+        }
+
+        /** The future was cancelled: report it, unless the grant had already ended, and drop what is running. */
+        void stop() {
+            run.cancel();
+            CompletableFuture<?> running = current;
+            if (running != null) {
+                running.cancel(true);
+            }
+        }
     }
 }

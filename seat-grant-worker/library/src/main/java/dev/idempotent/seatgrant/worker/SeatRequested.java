@@ -5,19 +5,39 @@ import java.util.Objects;
 /**
  * A {@code seat.requested} event as the bus delivers it: at least once, possibly twice at the same moment.
  *
- * <p>{@code requestId} is the producer's identity for this grant and becomes the {@code Idempotency-Key}
- * of every POST the worker sends for it, so it must be a legal key: 1 to 255 visible ASCII characters.
+ * <p>The fields follow the seat API's own input rules, so an event the server would refuse with a 400 is refused
+ * here, at the edge, instead of being sent (and dead-lettered) on every delivery:
+ * <ul>
+ *   <li>{@code requestId} becomes the {@code Idempotency-Key} of every POST for this event: 1 to
+ *       {@value #MAX_REQUEST_ID_LENGTH} characters, each a visible ASCII character (0x21 to 0x7E); no space, no
+ *       control character, nothing outside ASCII.</li>
+ *   <li>{@code workspaceId} and {@code userId}: 1 to {@value #MAX_ID_LENGTH} characters, not blank, no leading or
+ *       trailing whitespace ({@code s.equals(s.strip())}), no control character, no unpaired surrogate. Kept exactly
+ *       as given otherwise: the worker never trims, so the id it grants is the id the producer sent.</li>
+ * </ul>
  *
  * @param requestId   the grant's identity, stable across redeliveries
  * @param workspaceId the workspace receiving the seat
  * @param userId      the user receiving the seat
- * @throws IllegalArgumentException if a field is blank or {@code requestId} is not a legal key
  */
 public record SeatRequested(String requestId, String workspaceId, String userId) {
 
     /** The longest requestId the seat API accepts as an Idempotency-Key. */
     public static final int MAX_REQUEST_ID_LENGTH = 255;
 
+    /** The longest workspaceId or userId the seat API accepts. */
+    public static final int MAX_ID_LENGTH = 255;
+
+    /**
+     * Checks every field against the seat API's rules.
+     *
+     * @param requestId   the grant's identity, stable across redeliveries
+     * @param workspaceId the workspace receiving the seat
+     * @param userId      the user receiving the seat
+     * @throws IllegalArgumentException if {@code requestId} is not a legal Idempotency-Key, or an id is blank,
+     *     too long, padded with whitespace or holds a control character or an unpaired surrogate
+     * @throws NullPointerException     if a field is null
+     */
     public SeatRequested {
         Objects.requireNonNull(requestId, "requestId");
         Objects.requireNonNull(workspaceId, "workspaceId");
@@ -25,11 +45,10 @@ public record SeatRequested(String requestId, String workspaceId, String userId)
         if (!isLegalKey(requestId)) {
             // Reject at the edge: a key the server refuses would turn every delivery into a 400.
             throw new IllegalArgumentException(
-                    "requestId must be 1 to " + MAX_REQUEST_ID_LENGTH + " visible ASCII characters");
+                    "requestId must be 1 to " + MAX_REQUEST_ID_LENGTH + " visible ASCII characters (0x21 to 0x7E)");
         }
-        if (workspaceId.isBlank() || userId.isBlank()) {
-            throw new IllegalArgumentException("workspaceId and userId must not be blank");
-        }
+        checkId(workspaceId, "workspaceId");
+        checkId(userId, "userId");
     }
 
     private static boolean isLegalKey(String key) {
@@ -43,5 +62,29 @@ public record SeatRequested(String requestId, String workspaceId, String userId)
             }
         }
         return true;
+    }
+
+    private static void checkId(String id, String name) {
+        // Messages name the rule, never the value: an id can be personal data.
+        if (id.isBlank()) {
+            throw new IllegalArgumentException(name + " must not be blank");
+        }
+        if (!id.equals(id.strip())) {
+            throw new IllegalArgumentException(name + " must not start or end with whitespace");
+        }
+        if (id.length() > MAX_ID_LENGTH) {
+            throw new IllegalArgumentException(name + " must be at most " + MAX_ID_LENGTH + " characters");
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (Character.isISOControl(c)) {
+                throw new IllegalArgumentException(name + " must not contain control characters");
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < id.length() && Character.isLowSurrogate(id.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new IllegalArgumentException(name + " must be valid Unicode text");
+            }
+        }
     }
 }

@@ -15,6 +15,7 @@ public interface Sleeper {
     /**
      * Waits for {@code duration} (never negative).
      *
+     * @param duration how long to wait
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     void sleep(Duration duration) throws InterruptedException;

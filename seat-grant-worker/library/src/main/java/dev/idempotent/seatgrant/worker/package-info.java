@@ -3,9 +3,12 @@
  * {@code POST /v1/seats}, under one invariant: each requestId grants at most one seat, even when the
  * client sees a timeout, a connection reset, a 504 or a 409 replay.
  *
- * <p>Start at {@link dev.idempotent.seatgrant.worker.SeatGrantWorker}. Outcomes are values
+ * <p>Start at {@link dev.idempotent.seatgrant.worker.SeatGrantWorker} (one per process, {@code AutoCloseable}),
+ * configured by {@link dev.idempotent.seatgrant.worker.SeatGrantConfig} (the caller's HTTP client, a request
+ * customizer for headers, a {@link dev.idempotent.seatgrant.worker.GrantListener}). Outcomes are values
  * ({@link dev.idempotent.seatgrant.worker.GrantOutcome}); failures are exceptions from the
- * {@link dev.idempotent.seatgrant.worker.GrantException} family.
+ * {@link dev.idempotent.seatgrant.worker.GrantException} family, thrown by {@code handle} or completing the future
+ * of {@code handleAsync}.
  *
  * <p>Null rules: no parameter, field or return value in this package is null. Passing null to any
  * public constructor or method throws {@link java.lang.NullPointerException}. Optional values are

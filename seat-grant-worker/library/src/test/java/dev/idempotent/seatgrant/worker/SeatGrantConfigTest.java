@@ -2,10 +2,17 @@ package dev.idempotent.seatgrant.worker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class SeatGrantConfigTest {
@@ -20,7 +27,7 @@ class SeatGrantConfigTest {
         assertEquals(Duration.ofMillis(100), c.baseDelay());
         assertEquals(Duration.ofSeconds(2), c.maxDelay());
         assertEquals(Duration.ofSeconds(10), c.retryAfterCap());
-        assertEquals(Duration.ofSeconds(30), c.deadline());
+        assertEquals(Duration.ofSeconds(30), c.callTimeout());
         assertEquals(Duration.ofSeconds(5), c.requestTimeout());
         assertEquals(Duration.ofSeconds(2), c.connectTimeout());
     }
@@ -29,9 +36,9 @@ class SeatGrantConfigTest {
     void buildCopiesSoReusingTheBuilderChangesNothingBuilt() {
         SeatGrantConfig.Builder b = SeatGrantConfig.builder(BASE).maxAttempts(3);
         SeatGrantConfig first = b.build();
-        b.maxAttempts(7).deadline(Duration.ofSeconds(1));
+        b.maxAttempts(7).callTimeout(Duration.ofSeconds(1));
         assertEquals(3, first.maxAttempts());
-        assertEquals(Duration.ofSeconds(30), first.deadline());
+        assertEquals(Duration.ofSeconds(30), first.callTimeout());
         assertEquals(7, b.build().maxAttempts());
     }
 
@@ -39,6 +46,27 @@ class SeatGrantConfigTest {
     void toBuilderRoundTrips() {
         SeatGrantConfig c = SeatGrantConfig.builder(BASE).maxAttempts(2).requestTimeout(Duration.ofMillis(250)).build();
         assertEquals(c, c.toBuilder().build());
+    }
+
+    @Test
+    void toBuilderKeepsTheClientTheCustomizerAndTheListener() {
+        HttpClient client = HttpClient.newBuilder()
+                .followRedirects(HttpClient.Redirect.NEVER).build();
+        Consumer<HttpRequest.Builder> customizer = r -> r.header("Authorization", "x");
+        GrantListener listener = new GrantListener() { };
+        SeatGrantConfig c = SeatGrantConfig.builder(BASE).httpClient(client).requestCustomizer(customizer)
+                .listener(listener).build();
+        SeatGrantConfig copy = c.toBuilder().build();
+        assertEquals(c, copy);
+        assertEquals(c.hashCode(), copy.hashCode());
+        assertSame(client, copy.httpClient().orElseThrow());
+        assertSame(customizer, copy.requestCustomizer());
+        assertSame(listener, copy.listener());
+        assertEquals(Optional.empty(), SeatGrantConfig.defaults(BASE).httpClient());
+        assertSame(GrantListener.NONE, SeatGrantConfig.defaults(BASE).listener());
+        assertTrue(c.toString().contains("httpClient=caller's"), c.toString());
+        assertTrue(SeatGrantConfig.defaults(BASE).toString().contains("httpClient=own"));
+        assertNotEquals(c, SeatGrantConfig.builder(BASE).httpClient(client).requestCustomizer(customizer).build());
     }
 
     @Test
@@ -51,7 +79,7 @@ class SeatGrantConfigTest {
     @Test
     void rejectsBadSettings() {
         assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.builder(BASE).maxAttempts(0).build());
-        assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.builder(BASE).deadline(Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.builder(BASE).callTimeout(Duration.ZERO));
         assertThrows(IllegalArgumentException.class,
                 () -> SeatGrantConfig.builder(BASE).baseDelay(Duration.ofSeconds(3)).build());
         assertThrows(IllegalArgumentException.class, () -> SeatGrantConfig.defaults(URI.create("ftp://x")));
@@ -68,5 +96,23 @@ class SeatGrantConfigTest {
         assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req_1", " ", "u"));
         assertThrows(NullPointerException.class, () -> new SeatRequested("req_1", "ws", null));
         assertEquals(255, new SeatRequested("x".repeat(255), "ws", "u").requestId().length());
+    }
+
+    @Test
+    void seatRequestedRefusesPaddedIdsAndKeepsInnerSpaces() {
+        for (String padded : new String[] {" lead", "trail ", "\tws", "ws\n", "\u2003ws"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new SeatRequested("req_1", padded, "u"), padded);
+            assertFalse(e.getMessage().contains(padded.strip()), "the message names the rule, never the value");
+            assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req_1", "ws", padded), padded);
+        }
+        assertEquals("Ada Lovelace", new SeatRequested("req_1", "ws", "Ada Lovelace").userId());
+        assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req_1", "w".repeat(256), "u"));
+        assertEquals(255, new SeatRequested("req_1", "w".repeat(255), "u").workspaceId().length());
+        assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req_1", "w\u0000s", "u"));
+        assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req_1", "ws", "u\ud800"));
+        assertEquals("\ud83d\ude00", new SeatRequested("req_1", "ws", "\ud83d\ude00").userId());
+        assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req\u007f", "ws", "u"));
+        assertEquals("!~", new SeatRequested("!~", "ws", "u").requestId());
     }
 }

@@ -129,7 +129,7 @@ class SeatGrantWorkerTest {
     @Test
     void theDeadlineStopsBeforeTheAttemptsRunOutAndSaysSo() {
         wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(503).withHeader("Retry-After", "2")));
-        SeatGrantWorker w = worker(config().deadline(Duration.ofSeconds(5)));
+        SeatGrantWorker w = worker(config().callTimeout(Duration.ofSeconds(5)));
         GrantExhaustedException e = assertThrows(GrantExhaustedException.class, () -> w.handle(event));
         // t=0 attempt 1, wait 2 s; t=2 attempt 2, wait 2 s; t=4 attempt 3; a third wait would end at t=6 > 5.
         assertEquals(3, e.attempts());

@@ -30,7 +30,7 @@ class IncidentTest {
     @Test
     void theFixtureGrantsTwoSeatsForOneRequestAndCallsItSuccess() throws Exception {
         try (SeatServer server = new SeatServer(1)) {
-            Implementation.Observed o = run(Implementation.FIXTURE, server);
+            Implementation.Observed o = run(LabImplementation.FIXTURE, server);
             assertTrue(o.error().isEmpty(), "the fixture believes it succeeded");
             assertEquals(2, server.posts());
             assertEquals(2, server.seats().size(), "the duplicate seat");
@@ -42,7 +42,7 @@ class IncidentTest {
     @Test
     void theMinimalPatchGrantsOne() throws Exception {
         try (SeatServer server = new SeatServer(1)) {
-            Implementation.Observed o = run(Implementation.MINIMAL_PATCH, server);
+            Implementation.Observed o = run(LabImplementation.MINIMAL_PATCH, server);
             assertTrue(o.error().isEmpty());
             assertEquals(2, server.posts());
             assertEquals(1, server.seats().size());
@@ -53,7 +53,7 @@ class IncidentTest {
     @Test
     void theAnswerKeyGrantsOne() throws Exception {
         try (SeatServer server = new SeatServer(1)) {
-            Implementation.Observed o = run(Implementation.ANSWER_KEY, server);
+            Implementation.Observed o = run(AnswerKey.SYNC, server);
             assertTrue(o.error().isEmpty());
             assertEquals(2, server.posts());
             assertEquals(1, server.seats().size());

@@ -68,7 +68,12 @@ public final class Backoff {
         return Optional.of(wait);
     }
 
-    /** The jitter ceiling after {@code attempt} attempts: baseDelay doubled {@code attempt - 1} times, capped. */
+    /**
+     * The jitter ceiling after {@code attempt} attempts: baseDelay doubled {@code attempt - 1} times, capped.
+     *
+     * @param attempt attempts made so far, from 1
+     * @return the ceiling in milliseconds
+     */
     public long ceilingMillis(int attempt) {
         int doublings = Math.min(attempt - 1, 30);
         long ceiling = baseMillis << doublings;
@@ -79,6 +84,8 @@ public final class Backoff {
      * Reads a Retry-After header: delay-seconds ({@code 2}) or an HTTP-date
      * ({@code Wed, 21 Oct 2015 07:28:00 GMT}). A date in the past means "now".
      *
+     * @param header the header's value
+     * @param now    the instant an HTTP-date is measured from
      * @return the wait, or empty when the header is neither form (the computed backoff then applies)
      */
     public static Optional<Duration> parseRetryAfter(String header, Instant now) {

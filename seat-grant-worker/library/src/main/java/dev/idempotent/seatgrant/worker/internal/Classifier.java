@@ -21,7 +21,16 @@ public final class Classifier {
 
     private final ObjectMapper json = new ObjectMapper();
 
-    /** Classifies an attempt that got no complete answer. */
+    /** A classifier; it holds no per-call state, so one serves every call of a worker. */
+    public Classifier() {
+    }
+
+    /**
+     * Classifies an attempt that got no complete answer.
+     *
+     * @param failure the transport failure
+     * @return always a retry: with the key, a resend after any transport failure is safe
+     */
     public Verdict classify(IOException failure) {
         if (failure instanceof HttpConnectTimeoutException) {
             return retry(failure, "connect timeout: nothing was sent, so a resend is a first attempt");
@@ -36,7 +45,12 @@ public final class Classifier {
         return retry(failure, "connection dropped after sending: the server may have committed; the key makes a resend safe");
     }
 
-    /** Classifies an attempt that got a complete HTTP answer. */
+    /**
+     * Classifies an attempt that got a complete HTTP answer.
+     *
+     * @param answer the answer
+     * @return the first guard clause's verdict that matches
+     */
     public Verdict classify(Exchange answer) {
         int status = answer.status();
         boolean success = status >= 200 && status < 300;

@@ -16,6 +16,15 @@ import java.util.Optional;
 public record Exchange(int status, Optional<String> contentType, Optional<String> retryAfter, boolean replayed,
         String body) {
 
+    /**
+     * Checks for nulls.
+     *
+     * @param status      the HTTP status
+     * @param contentType the Content-Type header, or empty
+     * @param retryAfter  the raw Retry-After header, or empty
+     * @param replayed    whether the server sent {@code Idempotent-Replayed: true}
+     * @param body        the response body as text (possibly empty)
+     */
     public Exchange {
         Objects.requireNonNull(contentType, "contentType");
         Objects.requireNonNull(retryAfter, "retryAfter");

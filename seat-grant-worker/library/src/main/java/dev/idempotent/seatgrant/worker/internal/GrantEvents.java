@@ -1,27 +1,31 @@
 package dev.idempotent.seatgrant.worker.internal;
 
-import java.time.Duration;
-import java.util.Optional;
-import java.util.OptionalInt;
+import dev.idempotent.seatgrant.worker.GrantListener;
+import dev.idempotent.seatgrant.worker.GrantListener.AttemptEvent;
+import dev.idempotent.seatgrant.worker.GrantListener.Outcome;
+import dev.idempotent.seatgrant.worker.GrantListener.OutcomeEvent;
+import dev.idempotent.seatgrant.worker.SeatGrantWorker;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
 import org.slf4j.spi.LoggingEventBuilder;
 
 /**
- * The worker's structured events, through SLF4J key-value pairs: one {@code seat.grant.attempt} per POST
- * and one {@code seat.grant.outcome} per event, all joined by {@code requestId}. Thread-safe.
+ * The worker's structured events, through SLF4J key-value pairs, and the same facts handed to the
+ * {@link GrantListener}: one {@code seat.grant.attempt} per POST and one {@code seat.grant.outcome} per call, all
+ * joined by {@code requestId}. Thread-safe.
  *
- * <p>Keys: {@code requestId}, {@code attempt} (on the outcome: the number of the last attempt),
- * {@code outcome} ({@code granted | replayed | retry | rejected | exhausted}, and {@code interrupted} on
- * the outcome only), {@code status} (absent when no answer arrived), {@code seatId} (when known),
- * {@code delayMs} (on a retry), {@code reason} and {@code error} (the failure's class name, never its
- * message) on attempts, {@code elapsedMs} on the outcome. No URL and no header value is ever logged.
+ * <p>Keys: {@code requestId}, {@code attempt} (on the outcome: the number of POSTs sent), {@code outcome}
+ * ({@link Outcome#logName()}), {@code status} (absent when no answer arrived), {@code seatId} (when known),
+ * {@code delayMs} (on a retry), {@code reason} and {@code error} (the failure's class name, never its message) on
+ * attempts, {@code elapsedMs} on the outcome. No URL and no header value is ever logged. A listener that throws
+ * is reported as {@code seat.grant.listener-failed} (WARN) and otherwise ignored.
  */
 public final class GrantEvents {
 
-    /** The logger name events are written to, for routing them in a logging config. */
-    public static final String LOGGER_NAME = "dev.idempotent.seatgrant.worker.events";
+    /** The logger name events are written to; the same as {@link SeatGrantWorker#LOGGER_NAME}. */
+    public static final String LOGGER_NAME = SeatGrantWorker.LOGGER_NAME;
 
     /** Message of the per-attempt event. */
     public static final String ATTEMPT = "seat.grant.attempt";
@@ -29,36 +33,83 @@ public final class GrantEvents {
     /** Message of the per-outcome event. */
     public static final String OUTCOME = "seat.grant.outcome";
 
-    private final Logger log = LoggerFactory.getLogger(LOGGER_NAME);
+    /** Message of the event that reports a listener which threw. */
+    public static final String LISTENER_FAILED = "seat.grant.listener-failed";
 
-    /** One attempt's result: {@code outcome} is what the worker does next because of it. */
-    public void attempt(String requestId, int attempt, String outcome, OptionalInt status, Optional<String> seatId,
-            Optional<Duration> delay, String reason, Optional<Throwable> error) {
-        Level level = "retry".equals(outcome) || "granted".equals(outcome) || "replayed".equals(outcome)
-                ? Level.INFO : Level.WARN;
-        LoggingEventBuilder event = log.atLevel(level).setMessage(ATTEMPT)
-                .addKeyValue("requestId", requestId)
-                .addKeyValue("attempt", attempt)
-                .addKeyValue("outcome", outcome);
-        status.ifPresent(s -> event.addKeyValue("status", s));
-        seatId.ifPresent(s -> event.addKeyValue("seatId", s));
-        delay.ifPresent(d -> event.addKeyValue("delayMs", d.toMillis()));
-        event.addKeyValue("reason", reason);
-        error.ifPresent(e -> event.addKeyValue("error", e.getClass().getName()));
-        event.log();
+    private final Logger log = LoggerFactory.getLogger(LOGGER_NAME);
+    private final GrantListener listener;
+
+    /**
+     * Events for one worker.
+     *
+     * @param listener told about every event after it is logged
+     */
+    public GrantEvents(GrantListener listener) {
+        this.listener = Objects.requireNonNull(listener, "listener");
     }
 
-    /** The event's final outcome. */
-    public void outcome(String requestId, int attempts, String outcome, OptionalInt status, Optional<String> seatId,
-            Duration elapsed) {
-        Level level = "granted".equals(outcome) || "replayed".equals(outcome) ? Level.INFO : Level.ERROR;
-        LoggingEventBuilder event = log.atLevel(level).setMessage(OUTCOME)
-                .addKeyValue("requestId", requestId)
-                .addKeyValue("attempt", attempts)
-                .addKeyValue("outcome", outcome);
-        status.ifPresent(s -> event.addKeyValue("status", s));
-        seatId.ifPresent(s -> event.addKeyValue("seatId", s));
-        event.addKeyValue("elapsedMs", elapsed.toMillis());
+    /** Events with no listener. */
+    public GrantEvents() {
+        this(GrantListener.NONE);
+    }
+
+    /**
+     * Logs one attempt's result ({@code outcome} is what the worker does next because of it), then tells the
+     * listener. INFO for granted, replayed and retry; WARN for rejected and exhausted.
+     *
+     * @param e the attempt
+     */
+    public void attempt(AttemptEvent e) {
+        Outcome o = e.outcome();
+        Level level = o == Outcome.RETRY || o == Outcome.GRANTED || o == Outcome.REPLAYED ? Level.INFO : Level.WARN;
+        LoggingEventBuilder event = log.atLevel(level).setMessage(ATTEMPT)
+                .addKeyValue("requestId", e.requestId())
+                .addKeyValue("attempt", e.attempt())
+                .addKeyValue("outcome", o.logName());
+        e.status().ifPresent(s -> event.addKeyValue("status", s));
+        e.seatId().ifPresent(s -> event.addKeyValue("seatId", s));
+        e.delay().ifPresent(d -> event.addKeyValue("delayMs", d.toMillis()));
+        event.addKeyValue("reason", e.reason());
+        e.error().ifPresent(name -> event.addKeyValue("error", name));
         event.log();
+        try {
+            listener.onAttempt(e);
+        } catch (RuntimeException failed) {
+            listenerFailed(e.requestId(), "onAttempt", failed);
+        }
+    }
+
+    /**
+     * Logs how a call ended, then tells the listener. INFO for granted and replayed; WARN for cancelled (someone
+     * chose to stop it); ERROR for rejected, exhausted and interrupted.
+     *
+     * @param e the outcome
+     */
+    public void outcome(OutcomeEvent e) {
+        Outcome o = e.outcome();
+        Level level = o == Outcome.GRANTED || o == Outcome.REPLAYED ? Level.INFO
+                : o == Outcome.CANCELLED ? Level.WARN : Level.ERROR;
+        LoggingEventBuilder event = log.atLevel(level).setMessage(OUTCOME)
+                .addKeyValue("requestId", e.requestId())
+                .addKeyValue("attempt", e.attempts())
+                .addKeyValue("outcome", o.logName());
+        e.status().ifPresent(s -> event.addKeyValue("status", s));
+        e.seatId().ifPresent(s -> event.addKeyValue("seatId", s));
+        event.addKeyValue("elapsedMs", e.elapsed().toMillis());
+        event.log();
+        try {
+            listener.onOutcome(e);
+        } catch (RuntimeException failed) {
+            listenerFailed(e.requestId(), "onOutcome", failed);
+        }
+    }
+
+    private void listenerFailed(String requestId, String method, RuntimeException failed) {
+        // The class name only: a listener's message may hold anything, including what it was measuring.
+        log.atWarn().setMessage(LISTENER_FAILED)
+                .addKeyValue("requestId", requestId)
+                .addKeyValue("method", method)
+                .addKeyValue("error", failed.getClass().getName())
+                .log();
     }
 }

@@ -18,7 +18,7 @@ public final class PreparedGrant {
         this.body = body.clone();
     }
 
-    /** The Idempotency-Key header value: the event's requestId. */
+    /** {@return the Idempotency-Key header value: the event's requestId} */
     public String idempotencyKey() {
         return idempotencyKey;
     }

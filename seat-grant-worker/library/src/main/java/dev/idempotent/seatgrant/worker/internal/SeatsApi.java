@@ -10,15 +10,19 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
  * One {@code POST /v1/seats} exchange over {@code java.net.http}, and nothing else: no retry, no
  * classification, no sleeping. Thread-safe; share one per worker.
  *
- * <p>The JDK client is built with HTTP/1.1 (the seat API is plain HTTP/1.1; an h2c upgrade attempt would only
+ * <p>The worker's own JDK client is built with HTTP/1.1 (the seat API is plain HTTP/1.1; an h2c upgrade attempt would only
  * add a failure mode) and never follows redirects. Leave {@code jdk.httpclient.enableAllMethodRetry} unset:
  * with it, the JDK resends a POST by itself on a dropped connection, invisible to the classifier, the
  * attempt count and the events.
@@ -29,18 +33,31 @@ public final class SeatsApi {
 
     private final HttpClient client;
     private final URI seatsUri;
+    private final Consumer<HttpRequest.Builder> customizer;
     private final ObjectMapper json;
 
     /**
      * An API bound to one seat service; the seats URI is resolved once, here.
      *
-     * @param client  the JDK client to send with
-     * @param baseUri the API root; {@code v1/seats} is resolved under it
+     * @param client     the JDK client to send with
+     * @param baseUri    the API root; {@code v1/seats} is resolved under it
+     * @param customizer called on every attempt's request builder before the worker's own values are set
      */
-    public SeatsApi(HttpClient client, URI baseUri) {
+    public SeatsApi(HttpClient client, URI baseUri, Consumer<HttpRequest.Builder> customizer) {
         this.client = Objects.requireNonNull(client, "client");
         this.seatsUri = seatsUri(baseUri);
+        this.customizer = Objects.requireNonNull(customizer, "customizer");
         this.json = new ObjectMapper();
+    }
+
+    /**
+     * An API with no request customizer.
+     *
+     * @param client  the JDK client to send with
+     * @param baseUri the API root
+     */
+    public SeatsApi(HttpClient client, URI baseUri) {
+        this(client, baseUri, request -> { });
     }
 
     /** {@code v1/seats} under the base URI's path; a query on the base URI (say, a tenant token) is kept. */
@@ -51,18 +68,40 @@ public final class SeatsApi {
         return URI.create(baseUri.getScheme() + "://" + baseUri.getRawAuthority() + joined + query);
     }
 
-    /** A client fit for {@link SeatsApi}: HTTP/1.1, no redirects, the given connect timeout. */
+    /**
+     * A client fit for {@link SeatsApi}: HTTP/1.1, no redirects, the given connect timeout.
+     *
+     * @param connectTimeout the TCP connect budget
+     * @return a new client on the JDK's default executor
+     */
     public static HttpClient newClient(Duration connectTimeout) {
-        return HttpClient.newBuilder()
+        return newClient(connectTimeout, null);
+    }
+
+    /**
+     * A client fit for {@link SeatsApi} that runs its callbacks on {@code executor}, so its owner can stop them.
+     *
+     * @param connectTimeout the TCP connect budget
+     * @param executor       the client's executor; null for the JDK's default
+     * @return a new client
+     */
+    public static HttpClient newClient(Duration connectTimeout, Executor executor) {
+        HttpClient.Builder b = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(connectTimeout)
-                .build();
+                .connectTimeout(connectTimeout);
+        if (executor != null) {
+            b.executor(executor);
+        }
+        return b.build();
     }
 
     /**
      * Builds the request for {@code event} once: the key is the requestId and the body is fixed, so every
      * attempt for this event is byte-for-byte the same operation.
+     *
+     * @param event the event
+     * @return the key and body for every attempt
      */
     public PreparedGrant prepare(SeatRequested event) {
         ObjectNode body = json.createObjectNode()
@@ -87,14 +126,41 @@ public final class SeatsApi {
      * @throws InterruptedException if the calling thread is interrupted
      */
     public Exchange send(PreparedGrant grant, Duration timeout) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(seatsUri)
+        return exchange(client.send(request(grant, timeout), BodyHandlers.ofString(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * Starts one attempt without blocking; the same request as {@link #send(PreparedGrant, Duration)}.
+     *
+     * @param grant   the prepared request
+     * @param timeout the budget for this attempt, from send to the last body byte
+     * @return the answer, whatever its status, or a future failed with the transport's {@link IOException}
+     *     (possibly wrapped in a {@link java.util.concurrent.CompletionException})
+     */
+    public CompletableFuture<Exchange> sendAsync(PreparedGrant grant, Duration timeout) {
+        return client.sendAsync(request(grant, timeout), BodyHandlers.ofString(StandardCharsets.UTF_8))
+                .thenApply(SeatsApi::exchange);
+    }
+
+    /**
+     * The request for one attempt. The caller's customizer runs first; then the worker sets the URI, the method,
+     * the body, the timeout and its own headers with {@code setHeader}, which replaces whatever the customizer
+     * put under those names, so no customizer can change the key, the content type or the operation.
+     */
+    HttpRequest request(PreparedGrant grant, Duration timeout) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(seatsUri);
+        customizer.accept(builder);
+        return builder
+                .uri(seatsUri)
                 .timeout(timeout)
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json")
-                .header("Idempotency-Key", grant.idempotencyKey())
+                .setHeader("Content-Type", "application/json")
+                .setHeader("Accept", "application/json")
+                .setHeader("Idempotency-Key", grant.idempotencyKey())
                 .POST(HttpRequest.BodyPublishers.ofByteArray(grant.body()))
                 .build();
-        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    private static Exchange exchange(HttpResponse<String> response) {
         return new Exchange(
                 response.statusCode(),
                 response.headers().firstValue("Content-Type"),

@@ -7,15 +7,15 @@ import java.util.OptionalInt;
 /** What one attempt's answer means, as the {@link Classifier} reads it. Every verdict carries its one-line reason. */
 public sealed interface Verdict {
 
-    /** Why the classifier decided this; safe to log (no URL, no header value). */
+    /** {@return why the classifier decided this; safe to log (no URL, no header value)} */
     String reason();
 
     /** The grant is done: the seat exists and its id is known. */
     sealed interface Done extends Verdict {
-        /** The seat that exists for this key. */
+        /** {@return the seat that exists for this key} */
         String seatId();
 
-        /** The HTTP status that said so. */
+        /** {@return the HTTP status that said so} */
         int status();
     }
 
@@ -27,6 +27,13 @@ public sealed interface Verdict {
      * @param reason why
      */
     record Success(String seatId, int status, String reason) implements Done {
+        /**
+         * Checks for nulls.
+         *
+         * @param seatId the new seat
+         * @param status the 2xx status
+         * @param reason why
+         */
         public Success {
             Objects.requireNonNull(seatId, "seatId");
             Objects.requireNonNull(reason, "reason");
@@ -41,6 +48,13 @@ public sealed interface Verdict {
      * @param reason why
      */
     record Replay(String seatId, int status, String reason) implements Done {
+        /**
+         * Checks for nulls.
+         *
+         * @param seatId the existing seat
+         * @param status 409 or a 2xx carrying the replay header
+         * @param reason why
+         */
         public Replay {
             Objects.requireNonNull(seatId, "seatId");
             Objects.requireNonNull(reason, "reason");
@@ -57,6 +71,14 @@ public sealed interface Verdict {
      */
     record Retry(OptionalInt status, Optional<String> retryAfter, String reason, Optional<Throwable> cause)
             implements Verdict {
+        /**
+         * Checks for nulls.
+         *
+         * @param status     the status, or empty when no answer arrived
+         * @param retryAfter the raw Retry-After header, when the server sent one
+         * @param reason     why
+         * @param cause      the transport failure, when no answer arrived
+         */
         public Retry {
             Objects.requireNonNull(status, "status");
             Objects.requireNonNull(retryAfter, "retryAfter");
@@ -72,6 +94,12 @@ public sealed interface Verdict {
      * @param reason why
      */
     record GiveUp(int status, String reason) implements Verdict {
+        /**
+         * Checks for nulls.
+         *
+         * @param status the refusing status
+         * @param reason why
+         */
         public GiveUp {
             Objects.requireNonNull(reason, "reason");
         }

@@ -1,5 +1,6 @@
 package dev.idempotent.seatgrant.worker.testing;
 
+import dev.idempotent.seatgrant.worker.Scheduler;
 import dev.idempotent.seatgrant.worker.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
@@ -7,14 +8,16 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A clock that only moves when something sleeps on it: a backoff of seconds runs in microseconds and a test
- * sees exactly which waits were asked for. Thread-safe.
+ * sees exactly which waits were asked for. As a {@link Scheduler} it does the same for the async path: the clock
+ * moves and the returned future is already complete. Thread-safe.
  */
-public final class FakeTime extends Clock implements Sleeper {
+public final class FakeTime extends Clock implements Sleeper, Scheduler {
 
     private final AtomicReference<Instant> now;
     private final List<Duration> sleeps = new CopyOnWriteArrayList<>();
@@ -34,6 +37,12 @@ public final class FakeTime extends Clock implements Sleeper {
         }
         sleeps.add(duration);
         now.accumulateAndGet(null, (current, ignored) -> current.plus(duration));
+    }
+
+    @Override
+    public CompletableFuture<Void> delay(Duration duration) {
+        sleep(duration);
+        return CompletableFuture.completedFuture(null);
     }
 
     /** The fixture's {@code delay(ms)} shape. */

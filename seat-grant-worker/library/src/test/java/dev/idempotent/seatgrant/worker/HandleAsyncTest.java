@@ -1,0 +1,169 @@
+package dev.idempotent.seatgrant.worker;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import dev.idempotent.seatgrant.worker.GrantListener.Outcome;
+import dev.idempotent.seatgrant.worker.GrantListener.OutcomeEvent;
+import dev.idempotent.seatgrant.worker.internal.GrantEvents;
+import dev.idempotent.seatgrant.worker.testing.CapturedEvents;
+import dev.idempotent.seatgrant.worker.testing.FakeTime;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What {@code handleAsync} adds to the shared conformance scenarios: it holds no thread while a request or a wait
+ * is pending, it completes exceptionally with the same exception types {@code handle} throws, and cancelling it
+ * stops the attempts and reports an outcome of its own.
+ */
+class HandleAsyncTest {
+
+    private static final String SEAT = "{\"id\":\"seat_1\",\"role\":\"member\"}";
+
+    @RegisterExtension
+    static final WireMockExtension wm = WireMockExtension.newInstance()
+            .options(options().dynamicPort().bindAddress("127.0.0.1"))
+            .build();
+
+    private final SeatRequested event = new SeatRequested("req_1", "ws_1", "u_1");
+    private final FakeTime time = new FakeTime();
+
+    private SeatGrantConfig.Builder config() {
+        return SeatGrantConfig.builder(URI.create(wm.baseUrl()));
+    }
+
+    @Test
+    void returnsBeforeTheAnswerArrives() throws Exception {
+        wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(201).withBody(SEAT).withFixedDelay(1_500)));
+        try (SeatGrantWorker w = new SeatGrantWorker(config().build(), time, time, time)) {
+            CompletableFuture<GrantOutcome> f = w.handleAsync(event);
+            assertFalse(f.isDone(), "the call returned while the server was still holding the answer");
+            assertEquals(new GrantOutcome.Granted("seat_1", 1), f.get(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void failuresAreTheSameExceptionTypesAsHandle() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        try (SeatGrantWorker w = new SeatGrantWorker(
+                SeatGrantConfig.builder(URI.create("http://127.0.0.1:" + closedPort)).maxAttempts(3).build(),
+                time, time, time)) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> w.handleAsync(event).get(30, TimeUnit.SECONDS));
+            GrantExhaustedException exhausted = assertInstanceOf(GrantExhaustedException.class, e.getCause());
+            assertEquals(3, exhausted.attempts());
+            assertEquals(GrantExhaustedException.Limit.ATTEMPTS, exhausted.limit());
+            assertInstanceOf(ConnectException.class, exhausted.getCause(), "the transport failure, unwrapped");
+            assertEquals(2, time.sleeps().size(), "3 attempts = 2 waits, on the injected scheduler");
+        }
+
+        wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(201).withBody(SEAT).withFixedDelay(2_000)));
+        try (SeatGrantWorker w = new SeatGrantWorker(config().maxAttempts(1).requestTimeout(Duration.ofMillis(200))
+                .build(), time, time, time)) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> w.handleAsync(event).get(30, TimeUnit.SECONDS));
+            assertInstanceOf(HttpTimeoutException.class, e.getCause().getCause(), "a request timeout, as in handle");
+        }
+
+        wm.resetAll();
+        wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(422)));
+        try (SeatGrantWorker w = new SeatGrantWorker(config().build(), time, time, time)) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> w.handleAsync(event).get(30, TimeUnit.SECONDS));
+            GrantRejectedException rejected = assertInstanceOf(GrantRejectedException.class, e.getCause());
+            assertEquals(1, rejected.attempts());
+        }
+    }
+
+    @Test
+    void cancellingStopsTheAttemptsAndReportsCancelled() {
+        wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(503)));
+        List<CompletableFuture<Void>> waits = new CopyOnWriteArrayList<>();
+        Scheduler held = delay -> {
+            CompletableFuture<Void> w = new CompletableFuture<>();
+            waits.add(w);
+            return w;
+        };
+        List<OutcomeEvent> outcomes = new CopyOnWriteArrayList<>();
+        GrantListener listener = new GrantListener() {
+            @Override
+            public void onOutcome(OutcomeEvent outcome) {
+                outcomes.add(outcome);
+            }
+        };
+        try (CapturedEvents log = new CapturedEvents();
+                SeatGrantWorker w = new SeatGrantWorker(config().listener(listener).build(), time, held, time)) {
+            CompletableFuture<GrantOutcome> f = w.handleAsync(event);
+            await(() -> waits.size() == 1, "the grant waits for its second attempt");
+
+            assertTrue(f.cancel(true));
+
+            assertThrows(CancellationException.class, f::join);
+            assertTrue(waits.get(0).isCancelled(), "the pending wait was dropped");
+            // Even if the scheduler fired now, nothing would follow: the next step checks the future first.
+            waits.get(0).complete(null);
+            assertEquals(List.of(Outcome.CANCELLED), outcomes.stream().map(OutcomeEvent::outcome).toList());
+            assertEquals(1, outcomes.get(0).attempts());
+            List<CapturedEvents.Event> logged = log.forRequest("req_1").stream()
+                    .filter(e -> GrantEvents.OUTCOME.equals(e.message())).toList();
+            assertEquals(1, logged.size());
+            assertEquals("cancelled", logged.get(0).get("outcome"));
+            assertEquals("WARN", logged.get(0).level());
+            assertEquals(1, waits.size(), "no further wait was scheduled");
+        }
+        wm.verify(1, postRequestedFor(urlEqualTo("/v1/seats")));
+    }
+
+    @Test
+    void cancellingAfterTheOutcomeReportsNothingMore() {
+        wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(201).withBody(SEAT)));
+        List<OutcomeEvent> outcomes = new CopyOnWriteArrayList<>();
+        try (SeatGrantWorker w = new SeatGrantWorker(config().listener(new GrantListener() {
+            @Override
+            public void onOutcome(OutcomeEvent outcome) {
+                outcomes.add(outcome);
+            }
+        }).build(), time, time, time)) {
+            CompletableFuture<GrantOutcome> f = w.handleAsync(event);
+            assertEquals(new GrantOutcome.Granted("seat_1", 1), f.join());
+            assertFalse(f.cancel(true));
+        }
+        assertEquals(List.of(Outcome.GRANTED), outcomes.stream().map(OutcomeEvent::outcome).toList());
+    }
+
+    private static void await(BooleanSupplier condition, String what) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                fail("timed out waiting until " + what);
+            }
+            Thread.onSpinWait();
+        }
+    }
+}
