@@ -2,12 +2,15 @@ package dev.idempotent.seatgrant.server;
 
 import dev.idempotent.seatgrant.server.internal.cli.ReproduceCommand;
 import dev.idempotent.seatgrant.server.internal.cli.ServeCommand;
+import dev.idempotent.seatgrant.server.internal.OwnHeap;
 import dev.idempotent.seatgrant.server.internal.cli.UsageException;
+import dev.idempotent.seatgrant.server.internal.store.DbSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -37,13 +40,21 @@ public final class Main {
             // The server's own logging setup, named so it never shadows an embedding application's logback.xml.
             System.setProperty("logback.configurationFile", "fake-server-logback.xml");
         }
-        System.exit(run(args, System.out, System.err));
+        System.exit(run(args, System.out, System.err, true));
     }
 
     /**
      * Runs a command; returns the exit code. {@code serve} returns only when the JVM shuts down.
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, false);
+    }
+
+    /**
+     * @param ownHeap whether {@code serve} may run itself again with a heap of its own ({@link OwnHeap}): only for
+     *                a real command line, never for a call inside someone else's JVM
+     */
+    private static int run(String[] args, PrintStream out, PrintStream err, boolean ownHeap) {
         if (args.length == 0) {
             err.println("fake-server: give a command (serve or reproduce); see --help");
             return 2;
@@ -73,6 +84,16 @@ public final class Main {
                 if (options.version()) {
                     out.println("fake-server " + version());
                     return 0;
+                }
+                if (OwnHeap.isChild()) {
+                    OwnHeap.followParent();
+                } else if (ownHeap) {
+                    DbSpec spec = DbSpec.parse(options.config().db());
+                    boolean inMemory = spec.jdbcUrl().startsWith("jdbc:h2:mem:");
+                    Optional<Integer> exit = OwnHeap.relaunch(rest, inMemory, err);
+                    if (exit.isPresent()) {
+                        return exit.get();
+                    }
                 }
                 return ServeCommand.run(options, out, err);
             }

@@ -2,7 +2,7 @@ package dev.idempotent.seatgrant.server.internal;
 
 import dev.idempotent.seatgrant.server.FaultPlan;
 import dev.idempotent.seatgrant.server.FaultRule;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -12,18 +12,31 @@ import java.util.Random;
  * {@code every} and {@code times} counters and draws {@code probability} from the plan's seeded random, so the
  * same plan over the same request order faults the same requests.
  *
- * <p>Thread-safe: one lock, held only for counter arithmetic (no I/O).
+ * <p>Thread-safe: one lock, held only for counter arithmetic (no I/O). Bounded: at most
+ * {@link #MAX_TRACKED_IDENTITIES} attempt counts, the least recently seen forgotten first.
  */
 public final class FaultPlanner {
 
-    /** Past this many distinct keys the attempt counts start over; a bound on memory, far above any demo. */
-    private static final int MAX_TRACKED_IDENTITIES = 200_000;
+    /**
+     * The most identities (keys, or body hashes) whose attempts are counted at once. Past it, the one seen least
+     * recently is forgotten, and its next request counts as attempt 1 again: a retry arrives within seconds of
+     * its first attempt, long before a hundred thousand other identities push it out. About 15 MB at the bound
+     * with typical keys (an identity of up to 259 characters is at most about 0.6 KB), so a million grants cost
+     * no more than a hundred thousand.
+     */
+    static final int MAX_TRACKED_IDENTITIES = 100_000;
 
     private FaultPlan plan;
     private Random random;
     private int[] matched;
     private int[] applied;
-    private final Map<String, Integer> attempts = new HashMap<>();
+    /** Access-ordered, so the eldest entry is the identity seen least recently. */
+    private final Map<String, Integer> attempts = new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+            return size() > MAX_TRACKED_IDENTITIES;
+        }
+    };
 
     public FaultPlanner(FaultPlan plan) {
         install(plan);
@@ -38,9 +51,6 @@ public final class FaultPlanner {
      * @param identity what makes two requests "the same grant": the Idempotency-Key, else the body hash
      */
     public synchronized Decision decide(String method, String path, String identity) {
-        if (attempts.size() >= MAX_TRACKED_IDENTITIES && !attempts.containsKey(identity)) {
-            attempts.clear();
-        }
         int attempt = attempts.merge(identity, 1, Integer::sum);
         List<FaultRule> rules = plan.rules();
         for (int i = 0; i < rules.size(); i++) {

@@ -8,14 +8,16 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Grants seats through the store, off the I/O threads: claim the key, optionally hold it (the {@code delay}
- * fault), then write the seat and complete the key in one transaction.
+ * Grants seats through the store, off the I/O threads. A keyed grant nothing holds back is one transaction
+ * (the completed key and the seat together); a key that already exists, or a grant the {@code delay} fault
+ * holds, goes the long way: claim the key, hold it, then write the seat and complete the key in one transaction.
  *
  * <p>Thread-safe. Every store call runs on {@code dbExecutor}; a hold waits on a timer, never on a thread.
  */
@@ -35,6 +37,8 @@ public final class GrantService {
         /** Another request holds the key; try again after {@code retryAfterSeconds}. */
         record InProgress(long retryAfterSeconds) implements Outcome { }
     }
+
+    private static final AtomicLong SEAT_COUNTER = new AtomicLong();
 
     private final SeatStore store;
     private final Clock clock;
@@ -56,10 +60,23 @@ public final class GrantService {
      */
     public CompletableFuture<Outcome> grant(GrantRequest request, String key, long holdMs) {
         if (key == null) {
+            if (holdMs <= 0) {
+                Seat seat = newSeat(request);
+                return store.grant(null, request.canonicalHash(), seat, clock.instant())
+                        .thenApply(wrote -> new Outcome.Created(seat));
+            }
             return CompletableFuture.supplyAsync(() -> (Outcome) new Outcome.Created(
                     store.insertWithoutKey(newSeat(request))), after(holdMs));
         }
-        String owner = UUID.randomUUID().toString();
+        if (holdMs <= 0) {
+            Seat seat = newSeat(request);
+            return store.grant(key, request.canonicalHash(), seat, clock.instant()).thenCompose(wrote -> wrote
+                    ? CompletableFuture.completedFuture((Outcome) new Outcome.Created(seat))
+                    // The key exists: replay it, refuse a mismatch, report it in progress, or take an expired
+                    // claim over, exactly as a held grant would.
+                    : CompletableFuture.supplyAsync(() -> claimThenComplete(request, key), dbExecutor));
+        }
+        String owner = newOwner();
         return CompletableFuture.supplyAsync(
                 () -> store.claim(key, request.canonicalHash(), owner, clock.instant(), lease), dbExecutor)
                 .thenCompose(claim -> {
@@ -68,6 +85,13 @@ public final class GrantService {
                     }
                     return CompletableFuture.completedFuture(fromClaim(claim));
                 });
+    }
+
+    /** The long way, on a store thread already: claim, and complete at once if the claim is ours. */
+    private Outcome claimThenComplete(GrantRequest request, String key) {
+        String owner = newOwner();
+        ClaimResult claim = store.claim(key, request.canonicalHash(), owner, clock.instant(), lease);
+        return claim instanceof ClaimResult.Claimed ? complete(request, key, owner) : fromClaim(claim);
     }
 
     private Outcome complete(GrantRequest request, String key, String owner) {
@@ -107,9 +131,35 @@ public final class GrantService {
         return holdMs <= 0 ? dbExecutor : CompletableFuture.delayedExecutor(holdMs, TimeUnit.MILLISECONDS, dbExecutor);
     }
 
+    /**
+     * A claim owner: unique among live claims is all it needs, so 128 random bits from the thread's own generator
+     * do (a SecureRandom UUID per request was a shared lock on the hot path).
+     */
+    private static String newOwner() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        return hex16(random.nextLong()) + hex16(random.nextLong());
+    }
+
+    /**
+     * A seat id, 32 hex digits after {@code seat_}: the clock's milliseconds and a per-process counter first, so
+     * new ids sort after old ones and every insert lands at the right edge of the seats' primary-key index (a
+     * random id dirtied a random index page per grant, which the file store then had to write out again; at a
+     * million seats that page is rarely in the cache either), then 64 random bits, so two servers sharing one
+     * PostgreSQL database never mint the same id. The primary key would refuse a repeat anyway; ids are not secrets.
+     */
+    private static String newSeatId(long epochMillis) {
+        long ordered = (epochMillis << 16) | (SEAT_COUNTER.getAndIncrement() & 0xFFFF);
+        return "seat_" + hex16(ordered) + hex16(ThreadLocalRandom.current().nextLong());
+    }
+
+    private static String hex16(long value) {
+        String hex = Long.toHexString(value);
+        return "0".repeat(16 - hex.length()) + hex;
+    }
+
     private Seat newSeat(GrantRequest request) {
-        String id = "seat_" + UUID.randomUUID().toString().replace("-", "");
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        String id = newSeatId(System.currentTimeMillis());
         return new Seat(id, request.workspaceId(), request.userId(), request.role(), now);
     }
 }

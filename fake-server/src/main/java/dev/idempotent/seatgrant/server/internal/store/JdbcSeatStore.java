@@ -8,26 +8,31 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.CompletableFuture;
+import org.h2.engine.SessionLocal;
+import org.h2.jdbc.JdbcConnection;
+import org.h2.mvstore.MVStore;
 
 /**
  * The {@link SeatStore} over JDBC, one implementation for H2 and PostgreSQL: the SQL is the portable subset
  * both speak (timestamps as epoch milliseconds, SQLSTATE 23505 for a unique violation), so the two engines
  * cannot drift apart.
  *
- * <p>Thread-safe: every call borrows its own connection from a HikariCP pool.
+ * <p>Thread-safe: every call borrows its own connection from a HikariCP pool, and unrelated calls never wait
+ * for each other. On an H2 file every write is in the file before it returns (see {@link #write}).
  */
 public final class JdbcSeatStore implements SeatStore {
 
     private static final String UNIQUE_VIOLATION = "23505";
     private static final int MAX_DUPLICATE_GROUPS = 1000;
+    private static final int WRITERS_POSTGRESQL = 4;
 
     private static final String[] SCHEMA = {
         """
@@ -56,18 +61,23 @@ public final class JdbcSeatStore implements SeatStore {
     private static final String SEAT_COLUMNS = "id, workspace_id, user_id, role, created_at";
 
     private final HikariDataSource pool;
+    /** True for PostgreSQL, where a failed statement aborts its transaction unless a savepoint catches it. */
+    private final boolean savepoints;
+    private final GroupCommit groups;
     /**
-     * Nullable: set for H2 only. With WRITE_DELAY=0 an H2 commit stores the change to the file before it
-     * returns, but MVStore's store step is a try-lock: a commit that overlaps another thread's store can return
-     * with its change still in memory. Taking turns makes every commit its own store, so a seat that is
-     * committed is in the file before any after-commit fault fires. H2 here is one process's embedded store,
-     * so the serialisation costs nothing that matters; PostgreSQL needs no such help.
+     * Nullable: set for an H2 file store only. See {@link #write(Work)} for why every write
+     * stores the file before it returns.
      */
-    private final Lock h2Turns;
+    private final MVStore h2File;
 
-    private JdbcSeatStore(HikariDataSource pool, Lock h2Turns) {
+    private JdbcSeatStore(HikariDataSource pool, MVStore h2File, DbSpec.Kind kind, int maxConnections) {
         this.pool = pool;
-        this.h2Turns = h2Turns;
+        this.h2File = h2File;
+        this.savepoints = kind == DbSpec.Kind.POSTGRESQL;
+        // H2 has one store step for its file, so one writer; PostgreSQL overlaps commits, so a few, leaving
+        // connections for claims and reads.
+        int writers = kind == DbSpec.Kind.H2 ? 1 : Math.max(1, Math.min(WRITERS_POSTGRESQL, maxConnections / 2));
+        this.groups = new GroupCommit(writers, this::runGroup);
     }
 
     /**
@@ -93,8 +103,10 @@ public final class JdbcSeatStore implements SeatStore {
             throw new StoreException("cannot open the " + spec.description() + " store ("
                     + e.getClass().getSimpleName() + ")", null);
         }
-        JdbcSeatStore store = new JdbcSeatStore(pool, spec.kind() == DbSpec.Kind.H2 ? new ReentrantLock() : null);
+        JdbcSeatStore store;
         try {
+            store = new JdbcSeatStore(pool, spec.kind() == DbSpec.Kind.H2 ? h2FileOf(pool) : null, spec.kind(),
+                    maxConnections);
             store.createSchema();
         } catch (RuntimeException e) {
             pool.close();
@@ -103,8 +115,25 @@ public final class JdbcSeatStore implements SeatStore {
         return store;
     }
 
+    /**
+     * The MVStore behind an embedded, persistent H2 database; null for an in-memory or a remote (tcp:) one, where
+     * there is no file of ours to store. Reached through H2's engine classes: the JDBC API has no "store the file
+     * now" call that waits for a concurrent store instead of skipping.
+     */
+    private static MVStore h2FileOf(HikariDataSource pool) {
+        try (Connection c = pool.getConnection()) {
+            if (c.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal local
+                    && local.getDatabase().isPersistent()) {
+                return local.getDatabase().getStore().getMvStore();
+            }
+            return null;
+        } catch (SQLException e) {
+            throw new StoreException("cannot open the H2 store (SQLSTATE " + e.getSQLState() + ")", null);
+        }
+    }
+
     private void createSchema() {
-        transaction(c -> {
+        write(c -> {
             try (Statement s = c.createStatement()) {
                 for (String ddl : SCHEMA) {
                     s.execute(ddl);
@@ -115,11 +144,85 @@ public final class JdbcSeatStore implements SeatStore {
     }
 
     @Override
+    public CompletableFuture<Boolean> grant(String key, String requestHash, Seat seat, Instant now) {
+        return groups.submit(key, requestHash, seat, now);
+    }
+
+    /**
+     * Writes one group of grants in one transaction. A key that already exists must not spoil the others: H2 undoes
+     * just the failed statement, PostgreSQL aborts the whole transaction, so there each grant gets a savepoint. If
+     * the group fails for any other reason (a deadlock between two PostgreSQL writers, say), it is rolled back
+     * and every grant is retried in a transaction of its own, so one bad grant fails alone.
+     */
+    private void runGroup(List<GroupCommit.Op> group) {
+        boolean[] wrote = new boolean[group.size()];
+        try {
+            write(c -> {
+                for (int i = 0; i < group.size(); i++) {
+                    wrote[i] = grantOne(c, group.get(i), savepoints);
+                }
+                return null;
+            });
+        } catch (StoreException groupFailed) {
+            if (group.size() == 1) {
+                group.get(0).done().completeExceptionally(groupFailed);
+                return;
+            }
+            for (GroupCommit.Op op : group) {
+                try {
+                    op.done().complete(write(c -> grantOne(c, op, false)));
+                } catch (StoreException e) {
+                    op.done().completeExceptionally(e);
+                }
+            }
+            return;
+        }
+        for (int i = 0; i < group.size(); i++) {
+            group.get(i).done().complete(wrote[i]);
+        }
+    }
+
+    /** Inserts one completed key and its seat on {@code c}; false, with nothing written, if the key exists. */
+    private static boolean grantOne(Connection c, GroupCommit.Op op, boolean savepoint) throws SQLException {
+        if (op.key() == null) {
+            insertSeat(c, op.seat(), null);
+            return true;
+        }
+        Savepoint before = savepoint ? c.setSavepoint() : null;
+        try (PreparedStatement insert = c.prepareStatement(
+                "INSERT INTO idempotency_keys (idem_key, request_hash, state, owner, lease_until, seat_id, created_at)"
+                        + " VALUES (?, ?, 'COMPLETED', NULL, ?, ?, ?)")) {
+            insert.setString(1, op.key());
+            insert.setString(2, op.requestHash());
+            insert.setLong(3, op.now().toEpochMilli());
+            insert.setString(4, op.seat().id());
+            insert.setLong(5, op.now().toEpochMilli());
+            insert.executeUpdate();
+        } catch (SQLException e) {
+            if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                // The key exists (or a concurrent grant of it just committed, or it came twice in this group):
+                // write nothing for it; the caller asks claim(), which replays, refuses a mismatch or takes an
+                // expired claim over.
+                if (before != null) {
+                    c.rollback(before);
+                }
+                return false;
+            }
+            throw e;
+        }
+        insertSeat(c, op.seat(), op.key());
+        if (before != null) {
+            c.releaseSavepoint(before);
+        }
+        return true;
+    }
+
+    @Override
     public ClaimResult claim(String key, String requestHash, String owner, Instant now, Duration lease) {
         long leaseUntil = now.plus(lease).toEpochMilli();
         // A bounded loop: a claim row can vanish between our failed insert and our read (its holder released it).
         for (int round = 0; round < 5; round++) {
-            ClaimResult result = transaction(c -> {
+            ClaimResult result = write(c -> {
                 try (PreparedStatement insert = c.prepareStatement(
                         "INSERT INTO idempotency_keys (idem_key, request_hash, state, owner, lease_until, seat_id, created_at)"
                                 + " VALUES (?, ?, 'IN_PROGRESS', ?, ?, NULL, ?)")) {
@@ -140,7 +243,7 @@ public final class JdbcSeatStore implements SeatStore {
             if (result != null) {
                 return result;
             }
-            result = transaction(c -> existingClaim(c, key, requestHash, owner, now, leaseUntil));
+            result = write(c -> existingClaim(c, key, requestHash, owner, now, leaseUntil));
             if (result != null) {
                 return result;
             }
@@ -205,7 +308,7 @@ public final class JdbcSeatStore implements SeatStore {
 
     @Override
     public CompleteResult complete(String key, String owner, Seat seat) {
-        return transaction(c -> {
+        return write(c -> {
             // Complete the key first: the row lock this takes orders us against a concurrent takeover, and a
             // zero count means we lost the claim, so we write no seat at all.
             try (PreparedStatement done = c.prepareStatement(
@@ -226,7 +329,7 @@ public final class JdbcSeatStore implements SeatStore {
 
     @Override
     public void release(String key, String owner) {
-        transaction(c -> {
+        write(c -> {
             try (PreparedStatement delete = c.prepareStatement(
                     "DELETE FROM idempotency_keys WHERE idem_key = ? AND state = 'IN_PROGRESS' AND owner = ?")) {
                 delete.setString(1, key);
@@ -239,7 +342,7 @@ public final class JdbcSeatStore implements SeatStore {
 
     @Override
     public Seat insertWithoutKey(Seat seat) {
-        return transaction(c -> {
+        return write(c -> {
             insertSeat(c, seat, null);
             return seat;
         });
@@ -351,7 +454,7 @@ public final class JdbcSeatStore implements SeatStore {
 
     @Override
     public void reset() {
-        transaction(c -> {
+        write(c -> {
             try (Statement s = c.createStatement()) {
                 s.executeUpdate("DELETE FROM seats");
                 s.executeUpdate("DELETE FROM idempotency_keys");
@@ -362,7 +465,11 @@ public final class JdbcSeatStore implements SeatStore {
 
     @Override
     public void close() {
-        pool.close();
+        try {
+            groups.close();
+        } finally {
+            pool.close();
+        }
     }
 
     private static Seat seat(ResultSet rs) throws SQLException {
@@ -375,16 +482,31 @@ public final class JdbcSeatStore implements SeatStore {
         T run(Connection c) throws SQLException;
     }
 
+    /** A transaction that only reads: nothing to store, so it never waits for the file. */
     private <T> T transaction(Work<T> work) {
-        if (h2Turns == null) {
-            return inTransaction(work);
+        return inTransaction(work);
+    }
+
+    /**
+     * A transaction that may write, and whose changes are in the file when it returns. With WRITE_DELAY=0 an H2
+     * commit stores the change to the file itself, but MVStore's store step is a try-lock: a commit that
+     * overlaps another thread's store returns with its change still in memory. So after the commit we ask
+     * MVStore to store again, this time waiting for the lock ({@code MVStore.commit()}): when it returns, the
+     * version holding our change is in the file. This is also the group commit: while one thread writes the
+     * file, the transactions that commit meanwhile queue on that lock, and the next store carries all of them
+     * (the others find nothing left to store and return at once). Transactions never wait for each other's
+     * stores except on the same key, which is what the old global lock made every commit do.
+     */
+    private <T> T write(Work<T> work) {
+        T result = inTransaction(work);
+        if (h2File != null) {
+            try {
+                h2File.commit();
+            } catch (RuntimeException e) {
+                throw new StoreException("the H2 file store failed (" + e.getClass().getSimpleName() + ")", e);
+            }
         }
-        h2Turns.lock();
-        try {
-            return inTransaction(work);
-        } finally {
-            h2Turns.unlock();
-        }
+        return result;
     }
 
     private <T> T inTransaction(Work<T> work) {

@@ -6,19 +6,34 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Durable seats and idempotency keys. Uniqueness lives here, in the database, never in a map in the process:
  * two server processes on one PostgreSQL database dedupe each other.
  *
- * <p>A keyed grant is two steps: {@link #claim} records the key as in progress under a lease owned by this
- * request; {@link #complete} writes the seat and marks the key completed in one transaction, but only while this
- * request still owns the claim. A claim whose lease ran out (its holder crashed or stalled) can be taken over;
+ * <p>A keyed grant that nothing holds back is one step: {@link #grant} writes the completed key and the seat in
+ * one transaction, or reports that the key already exists. A held grant (the {@code delay} fault) is two steps:
+ * {@link #claim} records the key as in progress under a lease owned by this request; {@link #complete} writes
+ * the seat and marks the key completed in one transaction, but only while this request still owns the claim. A claim whose lease ran out (its holder crashed or stalled) can be taken over;
  * the stalled holder's later {@code complete} then finds it no longer owns the key and writes nothing.
  *
  * <p>Implementations are thread-safe. Every method may throw {@link StoreException} when the database fails.
  */
 public interface SeatStore extends AutoCloseable {
+
+    /**
+     * Writes {@code seat} and {@code key}, already completed, in one transaction: the uncontended keyed grant.
+     * Grants that arrive together share one transaction and one commit (group commit); the future completes after
+     * that commit returned, so the seat is stored before anyone is told about it. A concurrent transaction that
+     * inserts the same key makes this grant wait for it, then report the key as taken.
+     *
+     * @param key nullable: a seat with no key, which nothing dedupes
+     * @return a future of {@code true} if this call wrote the seat, {@code false} if the key already existed
+     *         (nothing written: the caller goes through {@link #claim}, which replays, refuses a mismatch or takes
+     *         an expired claim over); it fails with {@link StoreException} when the database does
+     */
+    CompletableFuture<Boolean> grant(String key, String requestHash, Seat seat, Instant now);
 
     /**
      * Claims {@code key} for the request identified by {@code owner}.

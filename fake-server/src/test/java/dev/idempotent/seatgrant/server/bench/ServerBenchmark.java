@@ -1,0 +1,675 @@
+package dev.idempotent.seatgrant.server.bench;
+
+import dev.idempotent.seatgrant.server.EmbeddedPostgresFixture;
+import dev.idempotent.seatgrant.server.internal.store.DbSpec;
+import dev.idempotent.seatgrant.server.internal.store.JdbcSeatStore;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.Writer;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The server benchmark of issue 12: every server is its own process, all are driven in turn by one load generator
+ * (wrk when it is installed, else {@link LoadGenerator} in its own JVM) with 64 keep-alive connections sending
+ * {@code POST /v1/seats} with a fresh {@code Idempotency-Key} per request; after a warm-up, alternating rounds;
+ * one table of medians. Not a test: run it with {@code ./mvnw -B -q -Pbench -pl fake-server -am verify
+ * -DskipTests}; results and how to read them are in {@code docs/benchmarks.md}.
+ *
+ * <p>The servers: nginx returning a static 201 (when installed: the box's practical ceiling), the bare Netty
+ * engine ({@link BareEngine}), WireMock standalone with a static 201 stub and no request journal, and the fake
+ * server started as the README says ({@code java -jar fake-server.jar serve}, no JVM flags) on {@code --db mem},
+ * on an H2 file holding 1,000 seats, on an H2 file holding 1,000,000 seats, on an H2 file while 1,000 connections
+ * are held by {@code hang-after-commit}, and on an embedded PostgreSQL.
+ *
+ * <p>Settings (system properties): {@code bench.seconds} per round (5), {@code bench.warmup} seconds at least (5),
+ * {@code bench.warmupRequests} at least (20000) within {@code bench.warmupLimit} seconds (30),
+ * {@code bench.rounds} (3), {@code bench.connections} (64), {@code bench.loadgen} ({@code auto}, {@code wrk} or
+ * {@code java}), {@code bench.bigSeats} (1000000; 0 leaves the scale row out), {@code bench.hung} (1000; 0 leaves
+ * it out), {@code bench.postgres} (true), {@code bench.only} (a comma list of row ids to run, for a quick look).
+ * Everything binds 127.0.0.1 and every process it starts is stopped when it ends.
+ */
+public final class ServerBenchmark {
+
+    private static final Pattern LISTENING = Pattern.compile("listening on (http://\\S+)");
+    private static final Pattern RESULT = Pattern.compile(
+            "BENCH requests=(\\d+) duration_us=(\\d+) errors=(\\d+) p50_us=(\\d+) p99_us=(\\d+)");
+    private static final Duration START_LIMIT = Duration.ofSeconds(120);
+
+    private final Path work;
+    private final Path fakeServerJar;
+    private final Path wiremockJar;
+    /** Preloaded stores, kept between runs: filling a million seats takes minutes, copying the file a second. */
+    private final Path templates;
+    private final int seconds = Integer.getInteger("bench.seconds", 5);
+    private final int warmup = Integer.getInteger("bench.warmup", 5);
+    private final int warmupRequests = Integer.getInteger("bench.warmupRequests", 20_000);
+    private final int warmupLimit = Integer.getInteger("bench.warmupLimit", 30);
+    private final int rounds = Integer.getInteger("bench.rounds", 3);
+    private final int connections = Integer.getInteger("bench.connections", 64);
+    private final int bigSeats = Integer.getInteger("bench.bigSeats", 1_000_000);
+    private final int hung = Integer.getInteger("bench.hung", 1000);
+    private final boolean postgres = Boolean.parseBoolean(System.getProperty("bench.postgres", "true"));
+    private final List<String> only = List.of(System.getProperty("bench.only", "").split(","));
+    private final boolean wrk;
+    private final List<Target> targets = new ArrayList<>();
+    private final List<Socket> hungSockets = new ArrayList<>();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** One server under test. {@code id} names its row; {@code process} is what we started (RSS is its tree's). */
+    private record Target(String id, String label, Process process, int port) { }
+
+    /**
+     * One load run against one target. {@code cpuUsPerRequest} is the server's CPU time (user + system, its
+     * whole process tree) divided by the requests it answered: what a request costs, which a busy shared
+     * machine disturbs far less than it disturbs requests per second.
+     */
+    private record Run(double perSecond, long p50us, long p99us, long errors, double cpuUsPerRequest) { }
+
+    private ServerBenchmark(Path target) throws IOException {
+        this.work = Files.createTempDirectory("server-bench");
+        this.fakeServerJar = target.resolve("fake-server.jar");
+        this.wiremockJar = target.resolve("bench").resolve("wiremock-standalone.jar");
+        this.templates = target.resolve("bench").resolve("preloaded");
+        String loadgen = System.getProperty("bench.loadgen", "auto");
+        this.wrk = loadgen.equals("wrk") || (loadgen.equals("auto") && onPath("wrk").isPresent());
+    }
+
+    /** {@code ServerBenchmark TARGET_DIR}: the module's target directory, holding fake-server.jar and bench/. */
+    public static void main(String[] args) throws Exception {
+        ServerBenchmark bench = new ServerBenchmark(
+                Path.of(args.length > 0 ? args[0] : "fake-server/target").toAbsolutePath());
+        // Ctrl-C or a kill must not leave servers running or a gigabyte of stores in the temp directory.
+        Thread cleanup = new Thread(() -> {
+            bench.stopAll();
+            try {
+                bench.deleteWork();
+            } catch (IOException ignored) {
+                // best effort on the way out
+            }
+        }, "bench-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        try {
+            bench.run();
+        } finally {
+            bench.stopAll();
+            bench.deleteWork();
+        }
+    }
+
+    private boolean wanted(String id) {
+        return only.equals(List.of("")) || only.contains(id);
+    }
+
+    private void run() throws Exception {
+        say("load generator: " + (wrk ? "wrk (1 thread)" : "LoadGenerator (a separate JVM)") + ", " + connections
+                + " connections, " + warmup + " s warm-up, " + rounds + " rounds of " + seconds + " s per server");
+        Optional<Path> nginx = onPath("nginx").or(() -> Optional.of(Path.of("/usr/sbin/nginx")).filter(Files::isExecutable));
+        if (nginx.isPresent() && wanted("nginx")) {
+            targets.add(startNginx(nginx.get()));
+        }
+        if (wanted("bare")) {
+            targets.add(startJava("bare", "bare Netty engine, static 201", List.of("-cp",
+                    System.getProperty("java.class.path"), BareEngine.class.getName(), "0")));
+        }
+        if (wanted("wiremock")) {
+            targets.add(startWireMock());
+        }
+        if (wanted("mem")) {
+            targets.add(startFakeServer("mem", "fake-server --db mem", "mem", null));
+        }
+        if (wanted("file")) {
+            Path small = work.resolve("file-1k").resolve("seats");
+            preload(small, 1_000);
+            targets.add(startFakeServer("file", "fake-server, H2 file, 1k seats", small.toString(), null));
+        }
+        if (bigSeats > 0 && wanted("file-big")) {
+            Path big = work.resolve("file-big").resolve("seats");
+            preload(big, bigSeats);
+            targets.add(startFakeServer("file-big", String.format(Locale.ROOT, "fake-server, H2 file, %,d seats",
+                    bigSeats), big.toString(), null));
+        }
+        if (hung > 0 && wanted("file-hung")) {
+            Path plan = work.resolve("hang-plan.json");
+            Files.writeString(plan, "{\"rules\": [{\"method\": \"POST\", \"path\": \"/v1/seats\","
+                    + " \"fault\": \"hang-after-commit\", \"times\": " + hung + ", \"delayMs\": 600000}]}");
+            Target t = startFakeServer("file-hung", String.format(Locale.ROOT,
+                    "fake-server, H2 file, %,d hung connections", hung),
+                    work.resolve("file-hung").resolve("seats").toString(), plan);
+            hang(t);
+            targets.add(t);
+        }
+        if (postgres && wanted("postgres")) {
+            // zonky starts PostgreSQL with synchronous_commit=off; a grant here is measured as durable as on a
+            // production server, with each commit's WAL flushed before the answer.
+            String url = EmbeddedPostgresFixture.newDatabase() + "&options=-c%20synchronous_commit%3Don";
+            targets.add(startFakeServer("postgres", "fake-server, embedded PostgreSQL", url, null));
+        }
+
+        for (Target t : targets) {
+            warmUp(t);
+        }
+        Map<String, List<Run>> runs = new LinkedHashMap<>();
+        Map<String, Long> rss = new LinkedHashMap<>();
+        Map<String, Long> threads = new LinkedHashMap<>();
+        for (int round = 1; round <= rounds; round++) {
+            for (Target t : targets) {
+                Run r = load(t, seconds, "r" + round);
+                runs.computeIfAbsent(t.id(), k -> new ArrayList<>()).add(r);
+                rss.merge(t.id(), rssKb(t.process()), Math::max);
+                threads.merge(t.id(), threadCount(t.process()), Math::max);
+                say(String.format(Locale.ROOT, "round %d %-50s %8.0f req/s  p50 %6.2f ms  p99 %7.2f ms  errors %d"
+                                + "  CPU %5.0f us/req", round, t.label(), r.perSecond(), r.p50us() / 1000.0,
+                        r.p99us() / 1000.0, r.errors(), r.cpuUsPerRequest()));
+            }
+        }
+        print(runs, rss, threads);
+    }
+
+    // ------------------------------------------------------------------ the table
+
+    private void print(Map<String, List<Run>> runs, Map<String, Long> rss, Map<String, Long> threads) {
+        Map<String, Run> median = new LinkedHashMap<>();
+        runs.forEach((id, list) -> median.put(id, median(list)));
+        System.out.println();
+        System.out.printf(Locale.ROOT, "java %s, %d cores, %s, %d connections, median of %d rounds of %d s%n%n",
+                System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
+                wrk ? "wrk -t1" : "LoadGenerator", connections, rounds, seconds);
+        System.out.println("| server | requests/s | p50 ms | p99 ms | errors | RSS MB | threads | server CPU µs/req"
+                + " | × WireMock | × bare engine |");
+        System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        Run wiremock = median.get("wiremock");
+        Run bare = median.get("bare");
+        for (Target t : targets) {
+            Run r = median.get(t.id());
+            System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f | %.2f | %d | %d | %d | %.0f | %s | %s |%n", t.label(),
+                    r.perSecond(), r.p50us() / 1000.0, r.p99us() / 1000.0, r.errors(), rss.get(t.id()) / 1024,
+                    threads.get(t.id()), medianCpu(runs.get(t.id())), ratio(r, wiremock), ratio(r, bare));
+        }
+        System.out.println();
+        System.out.println("Goals (issue 12):");
+        goal("durable keyed grants (H2 file) >= 0.5x WireMock", median.get("file"), wiremock, 0.5);
+        goal("in memory >= 1.0x WireMock", median.get("mem"), wiremock, 1.0);
+        if (median.containsKey("file") && median.containsKey("file-big")) {
+            double growth = (double) median.get("file-big").p99us() / median.get("file").p99us();
+            System.out.printf(Locale.ROOT, "- p99 at %,d seats / p99 at 1k seats = %.2f (goal <= 1.5): %s%n", bigSeats,
+                    growth, growth <= 1.5 ? "met" : "NOT met");
+            long mb = rss.get("file-big") / 1024;
+            System.out.printf(Locale.ROOT, "- RSS at %,d seats = %d MB (goal <= 512): %s%n", bigSeats, mb,
+                    mb <= 512 ? "met" : "NOT met");
+        }
+        if (median.containsKey("file") && median.containsKey("file-hung")) {
+            double cost = (double) median.get("file-hung").p99us() / median.get("file").p99us();
+            System.out.printf(Locale.ROOT, "- p99 with %,d hung connections / p99 without = %.2f (goal <= 2.0): %s;"
+                            + " threads %d with them, %d without%n", hung, cost, cost <= 2.0 ? "met" : "NOT met",
+                    threads.get("file-hung"), threads.get("file"));
+        }
+        if (bare != null && median.containsKey("file")) {
+            System.out.printf(Locale.ROOT, "- the full durable grant path runs at %.2fx the bare engine's ceiling"
+                    + " (in memory %.2fx)%n", median.get("file").perSecond() / bare.perSecond(),
+                    median.containsKey("mem") ? median.get("mem").perSecond() / bare.perSecond() : Double.NaN);
+        }
+        if (median.containsKey("nginx") && bare != null) {
+            System.out.printf(Locale.ROOT, "- the bare engine runs at %.2fx nginx%n",
+                    bare.perSecond() / median.get("nginx").perSecond());
+        }
+    }
+
+    private static void goal(String what, Run r, Run base, double goal) {
+        if (r == null || base == null) {
+            return;
+        }
+        double x = r.perSecond() / base.perSecond();
+        System.out.printf(Locale.ROOT, "- %s: %.2fx: %s%n", what, x, x >= goal ? "met" : "NOT met");
+    }
+
+    private static String ratio(Run r, Run base) {
+        return base == null ? "-" : String.format(Locale.ROOT, "%.2f", r.perSecond() / base.perSecond());
+    }
+
+    private static double medianCpu(List<Run> list) {
+        double[] cpu = list.stream().mapToDouble(Run::cpuUsPerRequest).sorted().toArray();
+        return cpu[cpu.length / 2];
+    }
+
+    /** The round with the median throughput; its latencies come with it, so a row is one real round. */
+    private static Run median(List<Run> list) {
+        List<Run> sorted = new ArrayList<>(list);
+        sorted.sort(Comparator.comparingDouble(Run::perSecond));
+        return sorted.get(sorted.size() / 2);
+    }
+
+    // ------------------------------------------------------------------ load
+
+    /**
+     * Warms a server until it has answered {@link #warmupRequests} requests, and for at least {@link #warmup}
+     * seconds, bounded by {@link #warmupLimit} seconds: the JIT compiles after enough calls, not after enough
+     * seconds, and on a busy machine ten seconds may be a few thousand requests.
+     */
+    private void warmUp(Target t) throws Exception {
+        long requests = 0;
+        int spent = 0;
+        int part = 0;
+        while (spent < warmupLimit && (spent < warmup || requests < warmupRequests)) {
+            int slice = Math.min(5, warmupLimit - spent);
+            Run r = load(t, slice, "warm" + part++);
+            requests += Math.round(r.perSecond() * slice);
+            spent += slice;
+        }
+        say(String.format(Locale.ROOT, "warmed %s: %,d requests in %d s", t.label(), requests, spent));
+    }
+
+    private Run load(Target t, int durationSeconds, String round) throws Exception {
+        String prefix = t.id() + "-" + round;
+        List<String> command;
+        if (wrk) {
+            Path script = work.resolve("grant.lua");
+            if (!Files.exists(script)) {
+                Files.writeString(script, WRK_SCRIPT);
+            }
+            command = List.of("wrk", "-t1", "-c" + connections, "-d" + durationSeconds + "s", "--timeout", "10s",
+                    "-s", script.toString(), "http://127.0.0.1:" + t.port() + "/v1/seats", "--", prefix);
+        } else {
+            command = List.of(java(), "-cp", System.getProperty("java.class.path"), LoadGenerator.class.getName(),
+                    "127.0.0.1", String.valueOf(t.port()), String.valueOf(durationSeconds),
+                    String.valueOf(connections), prefix);
+        }
+        long cpuBefore = cpuTicks(t.process());
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(durationSeconds + 60L, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("the load generator did not finish");
+        }
+        Matcher m = RESULT.matcher(out);
+        if (!m.find()) {
+            throw new IllegalStateException("the load generator printed no result:\n" + out);
+        }
+        long cpuUs = (cpuTicks(t.process()) - cpuBefore) * 1_000_000L / TICKS_PER_SECOND;
+        long requests = Long.parseLong(m.group(1));
+        double secondsTaken = Long.parseLong(m.group(2)) / 1e6;
+        return new Run(requests / secondsTaken, Long.parseLong(m.group(4)), Long.parseLong(m.group(5)),
+                Long.parseLong(m.group(3)), requests == 0 ? 0 : (double) cpuUs / requests);
+    }
+
+    /** wrk, one thread: a fresh key per request, and one result line in the format LoadGenerator prints. */
+    private static final String WRK_SCRIPT = """
+            local prefix = "k"
+            local counter = 0
+            local body = '%s'
+            function init(args)
+              prefix = args[1] or "k"
+              math.randomseed(os.time() + #prefix)
+            end
+            function request()
+              counter = counter + 1
+              -- Random first, as a UUID key would be: each grant lands on a random page of the key indexes.
+              local key = string.format("%%08x%%08x-%%s-%%d", math.random(0, 2147483647), math.random(0, 2147483647),
+                prefix, counter)
+              return wrk.format("POST", "/v1/seats", {["Content-Type"] = "application/json",
+                ["Idempotency-Key"] = key}, body)
+            end
+            function done(summary, latency, requests)
+              local e = summary.errors
+              io.write(string.format("BENCH requests=%%d duration_us=%%d errors=%%d p50_us=%%d p99_us=%%d\\n",
+                summary.requests, summary.duration, e.connect + e.read + e.write + e.status + e.timeout,
+                latency:percentile(50), latency:percentile(99)))
+            end
+            """.formatted(LoadGenerator.BODY);
+
+    // ------------------------------------------------------------------ servers
+
+    private Target startFakeServer(String id, String label, String db, Path plan) throws Exception {
+        List<String> args = new ArrayList<>(List.of("-jar", fakeServerJar.toString(), "serve", "--port", "0", "--db", db));
+        if (plan != null) {
+            args.addAll(List.of("--fault-plan", plan.toString()));
+        }
+        return startJava(id, label, args);
+    }
+
+    /** Starts {@code java ARGS} (no JVM flags of ours) and waits for its "listening on" line. */
+    private Target startJava(String id, String label, List<String> args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(java());
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectError(work.resolve(id + ".stderr.log").toFile());
+        builder.environment().remove("JAVA_TOOL_OPTIONS");
+        builder.environment().remove("JDK_JAVA_OPTIONS");
+        say("starting " + label);
+        Process p = builder.start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line = CompletableFuture.supplyAsync(() -> {
+            try {
+                return out.readLine();
+            } catch (IOException e) {
+                return null;
+            }
+        }).get(START_LIMIT.toSeconds(), TimeUnit.SECONDS);
+        Matcher m = line == null ? null : LISTENING.matcher(line);
+        if (m == null || !m.find()) {
+            p.destroyForcibly();
+            throw new IllegalStateException(label + " did not start; see " + work.resolve(id + ".stderr.log"));
+        }
+        // Keep draining stdout so a chatty server never blocks on a full pipe.
+        Thread drain = new Thread(() -> {
+            try {
+                out.transferTo(Writer.nullWriter());
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        }, "drain-" + id);
+        drain.setDaemon(true);
+        drain.start();
+        // A Java server prints its line once it listens (the fake server: once its store is open too).
+        return new Target(id, label, p, URI.create(m.group(1)).getPort());
+    }
+
+    private Target startWireMock() throws Exception {
+        if (!Files.exists(wiremockJar)) {
+            throw new IllegalStateException(wiremockJar + " is missing: run the benchmark through the bench profile,"
+                    + " which copies it there");
+        }
+        Path root = work.resolve("wiremock");
+        Files.createDirectories(root.resolve("mappings"));
+        Files.createDirectories(root.resolve("__files"));
+        Files.writeString(root.resolve("mappings").resolve("seat.json"), """
+                {"request": {"method": "POST", "urlPath": "/v1/seats"},
+                 "response": {"status": 201, "headers": {"Content-Type": "application/json"}, "body": %s}}
+                """.formatted(jsonString(BareEngine.SEAT_JSON)));
+        int port = freePort();
+        List<String> command = List.of(java(), "-jar", wiremockJar.toString(), "--port", String.valueOf(port),
+                "--bind-address", "127.0.0.1", "--root-dir", root.toString(), "--no-request-journal",
+                "--disable-banner");
+        say("starting WireMock standalone");
+        Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(work.resolve("wiremock.log").toFile()).start();
+        Target t = new Target("wiremock", "WireMock standalone, static 201 stub, no journal", p, port);
+        awaitGrant(t);
+        return t;
+    }
+
+    private Target startNginx(Path nginx) throws Exception {
+        Path prefix = work.resolve("nginx");
+        Files.createDirectories(prefix.resolve("logs"));
+        int port = freePort();
+        Path conf = prefix.resolve("nginx.conf");
+        Files.writeString(conf, """
+                daemon off;
+                worker_processes auto;
+                pid %1$s/nginx.pid;
+                error_log %1$s/logs/error.log error;
+                events { worker_connections 4096; }
+                http {
+                  access_log off;
+                  keepalive_requests 100000000;
+                  client_body_temp_path %1$s/body;
+                  server {
+                    listen 127.0.0.1:%2$d;
+                    location /v1/seats {
+                      default_type application/json;
+                      return 201 '%3$s';
+                    }
+                  }
+                }
+                """.formatted(prefix, port, BareEngine.SEAT_JSON));
+        say("starting nginx");
+        Process p = new ProcessBuilder(nginx.toString(), "-p", prefix.toString(), "-c", conf.toString())
+                .redirectErrorStream(true).redirectOutput(prefix.resolve("logs").resolve("stdout.log").toFile()).start();
+        Target t = new Target("nginx", "nginx, static 201", p, port);
+        awaitGrant(t);
+        return t;
+    }
+
+    /** Waits, bounded, until the target answers a keyed grant with a 2xx. */
+    private void awaitGrant(Target t) throws Exception {
+        long deadline = System.nanoTime() + START_LIMIT.toNanos();
+        HttpRequest grant = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + t.port() + "/v1/seats"))
+                .timeout(Duration.ofSeconds(5)).header("Content-Type", "application/json")
+                .header("Idempotency-Key", "ready-" + t.id()).POST(HttpRequest.BodyPublishers.ofString(LoadGenerator.BODY))
+                .build();
+        while (System.nanoTime() < deadline) {
+            if (!t.process().isAlive()) {
+                throw new IllegalStateException(t.label() + " exited; see the logs in " + work);
+            }
+            try {
+                int status = http.send(grant, HttpResponse.BodyHandlers.discarding()).statusCode();
+                if (status / 100 == 2 || status == 409) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException(t.label() + " never answered a grant");
+    }
+
+    /** Opens {@link #hung} connections that each send one grant the plan will hang, and waits for their seats. */
+    private void hang(Target t) throws Exception {
+        byte[] body = LoadGenerator.BODY.getBytes(StandardCharsets.US_ASCII);
+        for (int i = 0; i < hung; i++) {
+            Socket s = new Socket();
+            s.connect(new InetSocketAddress("127.0.0.1", t.port()), 10_000);
+            OutputStream out = s.getOutputStream();
+            out.write(("POST /v1/seats HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length + "\r\nIdempotency-Key: hung-" + i + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            hungSockets.add(s);
+        }
+        HttpRequest ledger = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + t.port() + "/__admin/ledger"))
+                .timeout(Duration.ofSeconds(10)).build();
+        long deadline = System.nanoTime() + START_LIMIT.toNanos();
+        Pattern seats = Pattern.compile("\"seats\"\\s*:\\s*(\\d+)");
+        while (System.nanoTime() < deadline) {
+            Matcher m = seats.matcher(http.send(ledger, HttpResponse.BodyHandlers.ofString()).body());
+            // The readiness probe was its own grant (and the plan hung it too, as its first POST).
+            if (m.find() && Long.parseLong(m.group(1)) >= hung) {
+                say(hung + " connections hung after their commits");
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("the hung grants never committed");
+    }
+
+    /**
+     * Fills an H2 file store with {@code seats} completed keys and their seats, straight through JDBC in large
+     * transactions (a million keyed POSTs would take minutes; the rows are the same ones a grant writes).
+     */
+    private void preload(Path file, int seats) throws Exception {
+        Files.createDirectories(file.getParent());
+        Path template = templates.resolve("seats-" + seats + ".mv.db");
+        Path target = file.resolveSibling(file.getFileName() + ".mv.db");
+        if (Files.exists(template)) {
+            Files.copy(template, target);
+            say(String.format(Locale.ROOT, "copied %,d preloaded seats from %s", seats, template));
+            return;
+        }
+        fill(file, seats);
+        Files.createDirectories(templates);
+        Files.copy(target, template);
+    }
+
+    private void fill(Path file, int seats) throws Exception {
+        DbSpec spec = DbSpec.parse(file.toString());
+        JdbcSeatStore.open(spec, 1).close();
+        long t0 = System.nanoTime();
+        // Keys shaped like UUIDs (random), but inserted in sorted order, with seat ids and user ids that sort the
+        // same way: every index then grows at its right edge and the file stays compact. Random-order inserts
+        // made MVStore write gigabytes for a million rows; the finished indexes hold the same rows either way.
+        java.util.Random random = new java.util.Random(seats);
+        String[] keys = new String[seats];
+        for (int i = 0; i < seats; i++) {
+            keys[i] = String.format(Locale.ROOT, "%016x%016x", random.nextLong(), random.nextLong());
+        }
+        java.util.Arrays.sort(keys);
+        long then = System.currentTimeMillis() - 86_400_000L - seats;
+        try (Connection c = DriverManager.getConnection(spec.jdbcUrl());
+             PreparedStatement key = c.prepareStatement("INSERT INTO idempotency_keys"
+                     + " (idem_key, request_hash, state, owner, lease_until, seat_id, created_at)"
+                     + " VALUES (?, 'preloaded', 'COMPLETED', NULL, ?, ?, ?)");
+             PreparedStatement seat = c.prepareStatement("INSERT INTO seats"
+                     + " (id, workspace_id, user_id, role, created_at, idempotency_key) VALUES (?, 'ws_bulk', ?, 'member', ?, ?)")) {
+            c.setAutoCommit(false);
+            for (int i = 0; i < seats; i++) {
+                String id = String.format(Locale.ROOT, "seat_%016x%016x", (then + i) << 16, random.nextLong());
+                key.setString(1, keys[i]);
+                key.setLong(2, then + i);
+                key.setString(3, id);
+                key.setLong(4, then + i);
+                key.addBatch();
+                seat.setString(1, id);
+                seat.setString(2, "user_" + keys[i].substring(0, 12));
+                seat.setLong(3, then + i);
+                seat.setString(4, keys[i]);
+                seat.addBatch();
+                if (i % 1000 == 999 || i == seats - 1) {
+                    key.executeBatch();
+                    seat.executeBatch();
+                }
+                if (i % 50_000 == 49_999 || i == seats - 1) {
+                    c.commit();
+                }
+            }
+        }
+        say(String.format(Locale.ROOT, "preloaded %,d seats into %s in %.0f s", seats, file.getParent().getFileName(),
+                (System.nanoTime() - t0) / 1e9));
+    }
+
+    // ------------------------------------------------------------------ plumbing
+
+    private void stopAll() {
+        for (Socket s : hungSockets) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+        for (Target t : targets) {
+            t.process().descendants().forEach(ProcessHandle::destroyForcibly);
+            t.process().destroyForcibly();
+        }
+    }
+
+    private void deleteWork() throws IOException {
+        try (var paths = Files.walk(work)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** The resident set of a process and its children (nginx's workers), in KiB, read from /proc. */
+    private static long rssKb(Process p) {
+        long total = statusField(p.pid(), "VmRSS:");
+        for (ProcessHandle child : p.descendants().toList()) {
+            total += statusField(child.pid(), "VmRSS:");
+        }
+        return total;
+    }
+
+    /** Linux's USER_HZ: /proc reports CPU time in these ticks (100 on every mainstream kernel build). */
+    private static final long TICKS_PER_SECOND = 100;
+
+    /** User plus system CPU time of a process and its children, in ticks, from /proc/PID/stat. */
+    private static long cpuTicks(Process p) {
+        long total = cpuTicks(p.pid());
+        for (ProcessHandle child : p.descendants().toList()) {
+            total += cpuTicks(child.pid());
+        }
+        return total;
+    }
+
+    private static long cpuTicks(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+            // Fields after the command name, which is in parentheses and may hold spaces: state is field 3,
+            // utime 14 and stime 15.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** Threads of the process and its children (the fake server's own-heap child, nginx's workers). */
+    private static long threadCount(Process p) {
+        long total = statusField(p.pid(), "Threads:");
+        for (ProcessHandle child : p.descendants().toList()) {
+            total += statusField(child.pid(), "Threads:");
+        }
+        return total;
+    }
+
+    private static long statusField(long pid, String field) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
+                if (line.startsWith(field)) {
+                    return Long.parseLong(line.substring(field.length()).replace("kB", "").strip());
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // not Linux, or the process is gone: report 0 rather than fail the run
+        }
+        return 0;
+    }
+
+    private static String java() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    private static Optional<Path> onPath(String program) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            Path candidate = Path.of(dir, program);
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static String jsonString(String raw) {
+        return "\"" + raw.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    private static void say(String line) {
+        System.out.println("[bench] " + line);
+        System.out.flush();
+    }
+}
