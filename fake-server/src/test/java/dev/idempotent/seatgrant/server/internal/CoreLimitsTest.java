@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The server core's size limits at their exact edges: a grant field of 255 characters and one of 256, the
- * journal holding exactly its capacity and dropping the oldest past it, and which UTF-16 text counts as valid.
+ * journal holding exactly its capacity and dropping the oldest past it (and what a follower of it sees), and which UTF-16 text counts as valid.
  */
 class CoreLimitsTest {
 
@@ -50,22 +50,67 @@ class CoreLimitsTest {
         }
     }
 
+    private static JournalEntry entry(String key) {
+        return new JournalEntry(0, Instant.parse("2026-01-01T00:00:00Z"), "POST", "/v1/seats", key, "ws", "u", 1, null,
+                true, null, 201, true);
+    }
+
+    private static List<String> keys(List<JournalEntry> entries) {
+        return entries.stream().map(JournalEntry::idempotencyKey).toList();
+    }
+
     @Test
     void theJournalHoldsExactlyItsCapacityAndDropsTheOldestPastIt() {
-        Journal journal = new Journal();
-        Instant at = Instant.parse("2026-01-01T00:00:00Z");
-        for (int i = 1; i <= Journal.CAPACITY; i++) {
-            journal.record(journal.arrive(), new JournalEntry(at, "POST", "/v1/seats", "k" + i, 1, null, true, null, 201));
+        Journal journal = new Journal(3);
+        for (String key : List.of("k1", "k2", "k3")) {
+            journal.record(entry(key), true);
         }
-        List<JournalEntry> full = journal.snapshot();
-        assertEquals(Journal.CAPACITY, full.size());
-        assertEquals("k1", full.get(0).idempotencyKey());
+        assertEquals(List.of("k1", "k2", "k3"), keys(journal.snapshot()));
 
-        journal.record(journal.arrive(), new JournalEntry(at, "POST", "/v1/seats", "k-last", 1, null, true, null, 201));
+        assertEquals(4, journal.record(entry("k4"), true));
 
-        List<JournalEntry> after = journal.snapshot();
-        assertEquals(Journal.CAPACITY, after.size());
-        assertEquals("k2", after.get(0).idempotencyKey());
-        assertEquals("k-last", after.get(after.size() - 1).idempotencyKey());
+        assertEquals(List.of("k2", "k3", "k4"), keys(journal.snapshot()));
+        assertEquals(List.of(2L, 3L, 4L), journal.snapshot().stream().map(JournalEntry::seq).toList());
+        assertEquals(List.of("k3", "k4"), keys(journal.after(2)));
+        assertEquals(List.of("k2", "k3", "k4"), keys(journal.after(0)), "after an evicted seq: what is left");
+    }
+
+    @Test
+    void aJournalOfOneIsTheSmallestAndKeepsTheLatest() {
+        Journal journal = new Journal(1);
+        journal.record(entry("k1"), true);
+        journal.record(entry("k2"), true);
+        assertEquals(List.of("k2"), keys(journal.snapshot()));
+        assertEquals(1, journal.capacity());
+        assertThrows(IllegalArgumentException.class, () -> new Journal(0));
+        assertEquals(Journal.DEFAULT_CAPACITY, new Journal().capacity());
+    }
+
+    @Test
+    void aFollowerStopsAtTheFirstUnsettledEntryAndSeesItOnceSettled() {
+        Journal journal = new Journal(8);
+        journal.record(entry("k1"), true);
+        long writing = journal.record(entry("k2"), false);
+        journal.record(entry("k3"), true);
+        assertEquals(List.of("k1"), keys(journal.after(0)));
+
+        journal.settle(writing, false);
+
+        assertEquals(List.of("k1", "k2", "k3"), keys(journal.after(0)));
+        assertEquals(false, journal.snapshot().get(1).sent());
+        assertEquals(true, journal.snapshot().get(0).sent());
+    }
+
+    @Test
+    void clearingKeepsTheSequenceGoing() {
+        Journal journal = new Journal(4);
+        journal.record(entry("k1"), true);
+        journal.record(entry("k2"), true);
+        journal.clear();
+        assertEquals(List.of(), journal.snapshot());
+        assertEquals(3, journal.record(entry("k3"), true));
+        assertEquals(List.of("k3"), keys(journal.after(0)));
+        journal.settle(1, true);
+        assertEquals(List.of("k3"), keys(journal.snapshot()), "settling a cleared seq changes nothing");
     }
 }

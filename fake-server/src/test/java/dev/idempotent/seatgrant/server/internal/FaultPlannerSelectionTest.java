@@ -13,13 +13,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * How the planner picks requests at the edges: the probabilities 0 and 1 and a lopsided one (so "applies with
- * probability p" cannot silently become "1 - p"), the bound on how many keys it remembers, and what replacing
- * or resetting a plan keeps and forgets.
+ * probability p" cannot silently become "1 - p"), and what replacing or resetting a plan keeps and forgets.
+ * (The bound on how many keys it remembers has its own test, {@code FaultPlannerBoundTest}.)
  */
 class FaultPlannerSelectionTest {
-
-    /** Distinct keys the planner remembers before its attempt counts start over (its documented memory bound). */
-    private static final int TRACKED_KEYS = 200_000;
 
     private static int applied(FaultPlanner planner, int requests) {
         int hits = 0;
@@ -48,37 +45,6 @@ class FaultPlannerSelectionTest {
                 FaultRule.of(Fault.RESET).withProbability(0.0),
                 FaultRule.of(Fault.CLOSE)));
         assertEquals(Fault.CLOSE, planner.decide("POST", "/v1/seats", "key:a").rule().fault());
-    }
-
-    @Test
-    void aKnownKeyIsStillCountedWhenTheMemoryIsFull() {
-        FaultPlanner planner = new FaultPlanner(FaultPlan.none());
-        for (int i = 0; i < TRACKED_KEYS; i++) {
-            planner.decide("POST", "/v1/seats", "key:" + i);
-        }
-        assertEquals(2, planner.decide("POST", "/v1/seats", "key:0").attempt());
-        assertEquals(2, planner.decide("POST", "/v1/seats", "key:" + (TRACKED_KEYS - 1)).attempt());
-    }
-
-    @Test
-    void aNewKeyBeyondTheBoundStartsTheCountsOver() {
-        FaultPlanner planner = new FaultPlanner(FaultPlan.none());
-        for (int i = 0; i < TRACKED_KEYS; i++) {
-            planner.decide("POST", "/v1/seats", "key:" + i);
-        }
-        assertEquals(1, planner.decide("POST", "/v1/seats", "key:new").attempt());
-        assertEquals(1, planner.decide("POST", "/v1/seats", "key:0").attempt(), "forgotten with the rest");
-        assertEquals(2, planner.decide("POST", "/v1/seats", "key:new").attempt(), "counted since the restart");
-    }
-
-    @Test
-    void oneKeyShortOfTheBoundNothingIsForgotten() {
-        FaultPlanner planner = new FaultPlanner(FaultPlan.none());
-        for (int i = 0; i < TRACKED_KEYS - 1; i++) {
-            planner.decide("POST", "/v1/seats", "key:" + i);
-        }
-        assertEquals(1, planner.decide("POST", "/v1/seats", "key:new").attempt());
-        assertEquals(2, planner.decide("POST", "/v1/seats", "key:0").attempt());
     }
 
     @Test
