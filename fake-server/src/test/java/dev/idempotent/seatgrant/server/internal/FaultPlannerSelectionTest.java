@@ -48,6 +48,16 @@ class FaultPlannerSelectionTest {
     }
 
     @Test
+    void exactlyTheBoundOfKeysIsRememberedInFull() {
+        // One more would push out the least recently seen key; exactly the bound pushes out none.
+        FaultPlanner planner = new FaultPlanner(FaultPlan.none());
+        for (int i = 0; i < FaultPlanner.MAX_TRACKED_IDENTITIES; i++) {
+            planner.decide("POST", "/v1/seats", "key:" + i);
+        }
+        assertEquals(2, planner.decide("POST", "/v1/seats", "key:0").attempt(), "the eldest key is still counted");
+    }
+
+    @Test
     void replacingAPlanRestartsItsRuleCountersButKeepsAttempts() {
         FaultPlanner planner = new FaultPlanner(FaultPlan.of(FaultRule.of(Fault.RESET).withTimes(1)));
         assertEquals(Fault.RESET, planner.decide("POST", "/v1/seats", "key:a").rule().fault());

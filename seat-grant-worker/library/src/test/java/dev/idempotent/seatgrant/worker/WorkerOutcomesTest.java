@@ -17,6 +17,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -107,12 +108,21 @@ class WorkerOutcomesTest {
 
     @Test
     void thePublicWorkerJittersItsComputedWaits() {
+        assertJittered(new SeatGrantWorker(config().build(), time, time));
+    }
+
+    @Test
+    void thePublicWorkerWithASchedulerJittersToo() {
+        Scheduler immediate = d -> CompletableFuture.completedFuture(null);
+        assertJittered(new SeatGrantWorker(config().build(), time, immediate, time));
+    }
+
+    private void assertJittered(SeatGrantWorker worker) {
         // Without a Retry-After the wait is a random draw in [0, ceiling]: four waits that are all 0 ms would
         // mean the draw is stuck at 0 (a chance of about 1e-11 for a real random).
         wm.stubFor(post(urlPathEqualTo("/v1/seats")).willReturn(aResponse().withStatus(503)));
 
-        assertThrows(GrantExhaustedException.class,
-                () -> new SeatGrantWorker(config().build(), time, time).handle(new SeatRequested("req_j", "ws", "u")));
+        assertThrows(GrantExhaustedException.class, () -> worker.handle(new SeatRequested("req_j", "ws", "u")));
 
         List<Duration> sleeps = time.sleeps();
         assertEquals(4, sleeps.size());
