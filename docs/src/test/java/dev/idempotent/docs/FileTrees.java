@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.function.BiPredicate;
 import java.util.stream.Stream;
 
 /**
@@ -24,6 +25,14 @@ public final class FileTrees {
      * only on one side, or a file whose bytes differ. Paths in the messages are relative. Empty means equal.
      */
     public static List<String> differences(Path expected, Path actual) {
+        return differences(expected, actual, FileTrees::sameBytes);
+    }
+
+    /**
+     * Every difference between the regular files under {@code expected} and under {@code actual}, where two files
+     * on both sides count as equal when {@code same} says so. Paths in the messages are relative.
+     */
+    static List<String> differences(Path expected, Path actual, BiPredicate<Path, Path> same) {
         TreeSet<Path> all = new TreeSet<>();
         all.addAll(relativeFiles(expected));
         all.addAll(relativeFiles(actual));
@@ -35,7 +44,7 @@ public final class FileTrees {
                 problems.add(relative + ": only in " + actual);
             } else if (!Files.isRegularFile(right)) {
                 problems.add(relative + ": only in " + expected);
-            } else if (!sameBytes(left, right)) {
+            } else if (!same.test(left, right)) {
                 problems.add(relative + ": differs between " + expected + " and " + actual);
             }
         }

@@ -5,11 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Compares Java sources by their code alone, so a starter's comments can say less than its module copy's
@@ -82,22 +79,8 @@ public final class JavaSource {
      * alone; any other file must still match byte for byte. Empty means equal.
      */
     public static List<String> codeDifferences(Path expected, Path actual) {
-        TreeSet<Path> all = new TreeSet<>();
-        all.addAll(relativeFiles(expected));
-        all.addAll(relativeFiles(actual));
-        List<String> problems = new ArrayList<>();
-        for (Path relative : all) {
-            Path left = expected.resolve(relative);
-            Path right = actual.resolve(relative);
-            if (!Files.isRegularFile(left)) {
-                problems.add(relative + ": only in " + actual);
-            } else if (!Files.isRegularFile(right)) {
-                problems.add(relative + ": only in " + expected);
-            } else if (relative.toString().endsWith(".java") ? !sameCode(left, right) : !FileTrees.sameBytes(left, right)) {
-                problems.add(relative + ": differs between " + expected + " and " + actual);
-            }
-        }
-        return problems;
+        return FileTrees.differences(expected, actual, (left, right) ->
+                left.toString().endsWith(".java") ? sameCode(left, right) : FileTrees.sameBytes(left, right));
     }
 
     private static String stripTrailing(String line) {
@@ -106,16 +89,5 @@ public final class JavaSource {
             end--;
         }
         return line.substring(0, end);
-    }
-
-    private static List<Path> relativeFiles(Path root) {
-        if (!Files.isDirectory(root)) {
-            return List.of();
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            return paths.filter(Files::isRegularFile).map(root::relativize).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
