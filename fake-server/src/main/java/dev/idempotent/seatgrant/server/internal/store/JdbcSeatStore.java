@@ -25,6 +25,12 @@ import org.h2.mvstore.MVStore;
  * both speak (timestamps as epoch milliseconds, SQLSTATE 23505 for a unique violation), so the two engines
  * cannot drift apart.
  *
+ * <p><b>One seat per key</b> is kept by the keys table alone. A keyed seat is inserted only in the transaction
+ * that either inserts its key row (the primary key lets one such insert win) or moves the key from a claim we
+ * own to completed (a conditional update, which one writer wins). {@code seats.idempotency_key} records the
+ * key for the ledger and carries no index: a unique index on it was a second guard for the same rule that put a
+ * second random page into every grant's commit, and is dropped from files made before.
+ *
  * <p>Thread-safe: every call borrows its own connection from a HikariCP pool, and unrelated calls never wait
  * for each other. On an H2 file every write is in the file before it returns (see {@link #write}).
  */
@@ -44,9 +50,10 @@ public final class JdbcSeatStore implements SeatStore {
           user_id VARCHAR(255) NOT NULL,
           role VARCHAR(32) NOT NULL,
           created_at BIGINT NOT NULL,
-          idempotency_key VARCHAR(255),
-          CONSTRAINT seats_one_per_key UNIQUE (idempotency_key)
+          idempotency_key VARCHAR(255)
         )""",
+        // Files made before the constraint was dropped still carry it; see the class comment on one seat per key.
+        "ALTER TABLE seats DROP CONSTRAINT IF EXISTS seats_one_per_key",
         "CREATE INDEX IF NOT EXISTS seats_by_user ON seats (workspace_id, user_id)",
         """
         CREATE TABLE IF NOT EXISTS idempotency_keys (
@@ -141,9 +148,9 @@ public final class JdbcSeatStore implements SeatStore {
 
     /**
      * Gives an H2 file a page cache of {@link #H2_CACHE_MB} instead of H2's 16 MB. Every grant inserts a random
-     * key into two indexes; past a few hundred thousand seats their pages no longer fit in 16 MB, and each grant
-     * then reads and decodes pages from the file again. 64 MB keeps the upper levels and most leaves of both
-     * indexes at a million seats, inside the heap {@code OwnHeap} chooses.
+     * key into the keys' primary-key index; past a few hundred thousand seats the tables' pages no longer fit in
+     * 16 MB, and each grant then reads and decodes pages from the file again. 64 MB keeps the upper levels and
+     * most leaves at a million seats, inside the heap {@code OwnHeap} chooses.
      */
     private void sizeH2Cache() {
         if (h2File == null) {

@@ -115,6 +115,49 @@ abstract class SeatStoreContract {
     }
 
     @Test
+    void aGrantOfAKeyThatExistsWritesNothing() {
+        assertTrue(store.grant("k", "h", seat("s1", "u"), T0).join());
+
+        assertEquals(false, store.grant("k", "h", seat("s2", "u"), T0.plusSeconds(1)).join());
+        assertEquals(false, store.grant("k", "other", seat("s3", "u"), T0.plusSeconds(1)).join());
+        assertEquals(new ClaimResult.Completed(seat("s1", "u")), store.claim("k", "h", "b", T0.plusSeconds(2), LEASE));
+        assertEquals(1, store.ledger().seats());
+        assertTrue(store.find("s2").isEmpty());
+    }
+
+    @Test
+    void aGrantOfAKeySomeoneHoldsWritesNothing() {
+        store.claim("k", "h", "holder", T0, LEASE);
+
+        assertEquals(false, store.grant("k", "h", seat("s-grant", "u"), T0.plusSeconds(1)).join());
+        assertEquals(new CompleteResult.Committed(seat("s-held", "u")), store.complete("k", "holder", seat("s-held", "u")));
+        assertEquals(new CompleteResult.LostClaim(), store.complete("k", "holder", seat("s-again", "u")));
+        assertEquals(1, store.ledger().seats());
+    }
+
+    /**
+     * One seat per key rests on the keys table alone (the seats' key column has no unique index): many grants of
+     * one key submitted at once, so that most share a group commit, still write exactly one seat.
+     */
+    @Test
+    void grantsOfOneKeySubmittedTogetherWriteOneSeat() {
+        List<java.util.concurrent.CompletableFuture<Boolean>> grants = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            grants.add(store.grant("k", "h", seat("s" + i, "u"), T0));
+            grants.add(store.grant("other-" + i, "h", seat("o" + i, "v" + i), T0));
+        }
+
+        long wrote = grants.stream().filter(g -> g.join()).count();
+
+        assertEquals(41, wrote, "one grant of the shared key and all 40 grants of distinct keys");
+        Ledger ledger = store.ledger();
+        assertEquals(41, ledger.seats());
+        assertEquals(41, ledger.keys());
+        assertEquals(List.of(), ledger.duplicates());
+        assertEquals(1, store.list("ws", "u", 100).size());
+    }
+
+    @Test
     void resetEmptiesEverything() {
         store.claim("k", "h", "a", T0, LEASE);
         store.complete("k", "a", seat("s1", "u"));
