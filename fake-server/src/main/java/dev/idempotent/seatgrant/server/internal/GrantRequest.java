@@ -1,10 +1,11 @@
 package dev.idempotent.seatgrant.server.internal;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.idempotent.seatgrant.server.Seat;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -26,11 +27,26 @@ public record GrantRequest(String workspaceId, String userId, String role) {
 
     public static final int MAX_FIELD_LENGTH = 255;
 
-    // Trailing tokens are refused too: "{...} junk" or "{...}{...}" is not one JSON object, and accepting it
-    // would commit a seat for a body the client may not have meant.
-    private static final ObjectMapper STRICT = new ObjectMapper()
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    // Duplicate names are refused: {"userId":"a","userId":"b"} has no one meaning, and a seat must not be written
+    // for a guess.
+    private static final JsonFactory STRICT = JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    /** The three fields, in the order their problems are reported. */
+    private static final List<String> FIELDS = List.of("workspaceId", "userId", "role");
+    /** A field that was present with a value that is neither a string nor null. */
+    private static final Object NOT_TEXT = new Object();
+    /** A field that was present as JSON null. */
+    private static final Object JSON_NULL = new Object();
+
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    });
 
     /** Why a body was refused; {@code detail} names fields, never echoes their values. */
     public static final class Invalid extends Exception {
@@ -47,7 +63,9 @@ public record GrantRequest(String workspaceId, String userId, String role) {
     }
 
     /**
-     * Parses and validates a body.
+     * Parses and validates a body. It reads the JSON as a stream of tokens, keeping only the three fields: every
+     * other value is still read to its end, so a malformed, over-long or over-deep value anywhere refuses the whole
+     * body, but no tree of it is built.
      *
      * @throws Invalid with slug {@code malformed-json} or {@code invalid-field}
      */
@@ -64,38 +82,65 @@ public record GrantRequest(String workspaceId, String userId, String role) {
         } catch (CharacterCodingException e) {
             throw new Invalid("malformed-json", "the body is not valid UTF-8");
         }
-        JsonNode root;
-        try {
-            root = STRICT.readTree(text);
+        Object[] values = new Object[FIELDS.size()];
+        boolean object;
+        try (JsonParser parser = STRICT.createParser(text)) {
+            JsonToken first = parser.nextToken();
+            if (first == null) {
+                throw new Invalid("malformed-json", "the body is empty; expected a JSON object");
+            }
+            object = first == JsonToken.START_OBJECT;
+            if (object) {
+                readFields(parser, values);
+            } else {
+                parser.skipChildren();
+            }
+            // Trailing tokens are refused too: "{...} junk" or "{...}{...}" is not one JSON document, and accepting
+            // it would commit a seat for a body the client may not have meant.
+            if (parser.nextToken() != null) {
+                throw new Invalid("malformed-json", "the body is not valid JSON");
+            }
         } catch (JsonProcessingException e) {
             throw new Invalid("malformed-json", "the body is not valid JSON");
         } catch (java.io.IOException e) {
             throw new Invalid("malformed-json", "the body could not be read as JSON");
         }
-        if (root == null || root.isMissingNode()) {
-            throw new Invalid("malformed-json", "the body is empty; expected a JSON object");
-        }
-        if (!root.isObject()) {
+        if (!object) {
             throw new Invalid("malformed-json", "the body must be a JSON object");
         }
-        String workspaceId = field(root, "workspaceId");
-        String userId = field(root, "userId");
-        String role = field(root, "role");
+        String workspaceId = field(values, 0);
+        String userId = field(values, 1);
+        String role = field(values, 2);
         if (!Seat.ROLES.contains(role)) {
             throw new Invalid("invalid-field", "role must be one of " + String.join(", ", Seat.ROLES.stream().sorted().toList()));
         }
         return new GrantRequest(workspaceId, userId, role);
     }
 
-    private static String field(JsonNode root, String name) throws Invalid {
-        JsonNode value = root.get(name);
-        if (value == null || value.isNull()) {
+    /** Reads the root object's members, keeping what each of the three fields held. */
+    private static void readFields(JsonParser parser, Object[] values) throws java.io.IOException {
+        for (JsonToken token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
+            int slot = FIELDS.indexOf(parser.currentName());
+            JsonToken value = parser.nextToken();
+            if (slot >= 0) {
+                values[slot] = value == JsonToken.VALUE_STRING ? parser.getText()
+                        : value == JsonToken.VALUE_NULL ? JSON_NULL : NOT_TEXT;
+            }
+            // Skipping still reads every token: a malformed string, number or nesting refuses the body.
+            parser.skipChildren();
+        }
+    }
+
+    private static String field(Object[] values, int slot) throws Invalid {
+        String name = FIELDS.get(slot);
+        Object value = values[slot];
+        if (value == null || value == JSON_NULL) {
             throw new Invalid("invalid-field", name + " is required");
         }
-        if (!value.isTextual()) {
+        if (value == NOT_TEXT) {
             throw new Invalid("invalid-field", name + " must be a string");
         }
-        String text = value.textValue();
+        String text = (String) value;
         if (!name.equals("role")) {
             String why = idProblem(text);
             if (why != null) {
@@ -150,15 +195,23 @@ public record GrantRequest(String workspaceId, String userId, String role) {
 
     /**
      * A SHA-256 of the canonical payload: the same grant hashes the same whatever the JSON's field order or
-     * whitespace, so a retry that re-serialises its body still matches its key.
+     * whitespace, so a retry that re-serialises its body still matches its key. The canonical form is the JSON
+     * array {@code [workspaceId,userId,role]} as Jackson writes it, written here directly: the hash is stored with
+     * every key, so it must stay the same across versions of this server.
      */
     public String canonicalHash() {
-        String canonical = STRICT.valueToTree(List.of(workspaceId, userId, role)).toString();
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
+        StringBuilder canonical = new StringBuilder(8 + workspaceId.length() + userId.length() + role.length());
+        canonical.append('[');
+        appendQuoted(canonical, workspaceId).append(',');
+        appendQuoted(canonical, userId).append(',');
+        appendQuoted(canonical, role).append(']');
+        MessageDigest sha256 = SHA_256.get();
+        return HexFormat.of().formatHex(sha256.digest(canonical.toString().getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static StringBuilder appendQuoted(StringBuilder out, String value) {
+        out.append('"');
+        JsonStringEncoder.getInstance().quoteAsString(value, out);
+        return out.append('"');
     }
 }
