@@ -98,7 +98,9 @@ final class GroupCommit implements AutoCloseable {
             }
             for (Op op : group) {
                 // A runner must settle every op; one that did not is a bug, and its caller must not hang on it.
-                op.done().completeExceptionally(new StoreException("a grant was left unanswered", null));
+                if (!op.done().isDone()) {
+                    op.done().completeExceptionally(new StoreException("a grant was left unanswered", null));
+                }
             }
             if (stop) {
                 return;
