@@ -59,8 +59,9 @@ import org.slf4j.LoggerFactory;
  * once the previous answer is written (or its fault has struck). A request that asks to close the connection
  * is answered after everything before it, and then the connection closes.
  *
- * <p>Runs on Netty's event loop and never blocks it: store calls go to the core's executor, waits are timers
- * scheduled on the channel's own event loop, and a hung connection is just a channel with reads switched off.
+ * <p>Runs on Netty's event loop and never blocks it: store calls and rendering the journal go to the core's
+ * executor, waits are timers scheduled on the channel's own event loop, and a hung connection is just a channel
+ * with reads switched off.
  */
 final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
 
@@ -573,7 +574,7 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
                 }
                 String after = uri.first("after");
                 if (after == null) {
-                    respond(ctx, Reply.json(200, JsonViews.journal(core.journal().snapshot())), keepAlive, 0);
+                    journalReply(ctx, keepAlive, () -> core.journal().snapshot());
                     return;
                 }
                 long seq;
@@ -587,7 +588,9 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
                             keepAlive, 0);
                     return;
                 }
-                respond(ctx, Reply.json(200, JsonViews.journal(core.journal().after(seq))), keepAlive, 0);
+                long from = seq;
+                // after=0 is the whole journal too.
+                journalReply(ctx, keepAlive, () -> core.journal().after(from));
             }
             case ADMIN_PREFIX + "/ledger" -> {
                 if (method.equals(HttpMethod.GET)) {
@@ -709,15 +712,32 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
         return Problems.problem(405, "method-not-allowed", "allowed: " + allow).withHeader(HttpHeaderNames.ALLOW, allow);
     }
 
+    /** Runs an admin store call on the store's executor; a failure is a 503, since the store is what failed. */
     private void async(ChannelHandlerContext ctx, boolean keepAlive, java.util.function.Supplier<Reply> work) {
-        CompletableFuture.supplyAsync(work, core.dbExecutor()).whenComplete((reply, failure) -> ctx.executor().execute(() -> {
-            if (failure != null) {
-                LOG.warn("admin store call failed: {}", rootCause(failure));
-                respond(ctx, Problems.problem(503, "store-unavailable", "the seat store failed"), keepAlive, 0);
-            } else {
-                respond(ctx, reply, keepAlive, 0);
-            }
-        }));
+        offLoop(ctx, keepAlive, work, failure -> {
+            LOG.warn("admin store call failed: {}", rootCause(failure));
+            return Problems.problem(503, "store-unavailable", "the seat store failed");
+        });
+    }
+
+    /**
+     * Builds a reply on the store's executor, not on the event loop, and writes it back on this channel's loop: for
+     * store calls, and for replies that are not store calls but may be large (the whole journal: up to its capacity
+     * of entries, tens of megabytes of JSON), so the loop keeps serving its other connections meanwhile.
+     */
+    private void offLoop(ChannelHandlerContext ctx, boolean keepAlive, java.util.function.Supplier<Reply> work,
+                         java.util.function.Function<Throwable, Reply> onFailure) {
+        CompletableFuture.supplyAsync(work, core.dbExecutor()).whenComplete((reply, failure) -> ctx.executor().execute(
+                () -> respond(ctx, failure == null ? reply : onFailure.apply(failure), keepAlive, 0)));
+    }
+
+    /** Renders the journal (or a part of it) off the event loop; a failure is the server's own, a 500. */
+    private void journalReply(ChannelHandlerContext ctx, boolean keepAlive,
+                              java.util.function.Supplier<List<JournalEntry>> entries) {
+        offLoop(ctx, keepAlive, () -> Reply.json(200, JsonViews.journal(entries.get())), failure -> {
+            LOG.error("unexpected failure rendering the journal: {}", describe(failure));
+            return Problems.problem(500, "internal", "the server failed; see its log");
+        });
     }
 
     // ---------------------------------------------------------------- wire helpers
