@@ -47,8 +47,8 @@ import java.util.regex.Pattern;
  * on an H2 file holding 1,000 seats, on an H2 file holding 1,000,000 seats, on an H2 file while 1,000 connections
  * are held by {@code hang-after-commit}, and on an embedded PostgreSQL.
  *
- * <p>Settings (system properties): {@code bench.seconds} per round (5), {@code bench.warmup} seconds at least (5),
- * {@code bench.warmupRequests} at least (20000) within {@code bench.warmupLimit} seconds (30),
+ * <p>Settings (system properties): {@code bench.seconds} per round (5), {@code bench.warmup} seconds at least (20),
+ * {@code bench.warmupRequests} at least (100000) within {@code bench.warmupLimit} seconds (45),
  * {@code bench.rounds} (3), {@code bench.connections} (64), {@code bench.loadgen} ({@code auto}, {@code wrk} or
  * {@code java}), {@code bench.bigSeats} (1000000; 0 leaves the scale row out), {@code bench.hung} (1000; 0 leaves
  * it out), {@code bench.postgres} (true), {@code bench.only} (a comma list of row ids to run, for a quick look).
@@ -67,9 +67,9 @@ public final class ServerBenchmark {
     /** Preloaded stores, kept between runs: filling a million seats takes minutes, copying the file a second. */
     private final Path templates;
     private final int seconds = Integer.getInteger("bench.seconds", 5);
-    private final int warmup = Integer.getInteger("bench.warmup", 5);
-    private final int warmupRequests = Integer.getInteger("bench.warmupRequests", 20_000);
-    private final int warmupLimit = Integer.getInteger("bench.warmupLimit", 30);
+    private final int warmup = Integer.getInteger("bench.warmup", 20);
+    private final int warmupRequests = Integer.getInteger("bench.warmupRequests", 100_000);
+    private final int warmupLimit = Integer.getInteger("bench.warmupLimit", 45);
     private final int rounds = Integer.getInteger("bench.rounds", 3);
     private final int connections = Integer.getInteger("bench.connections", 64);
     private final int bigSeats = Integer.getInteger("bench.bigSeats", 1_000_000);
