@@ -3,6 +3,9 @@ package dev.idempotent.seatgrant.server.internal;
 import dev.idempotent.seatgrant.server.JournalEntry;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 /**
  * The last {@code capacity} requests to the seat API, faulted ones included, as a ring: past the bound the
@@ -14,7 +17,7 @@ import java.util.List;
  * before the first unsettled entry, so a reader that follows the journal with {@code after=SEQ} never skips
  * an entry and never sees one change after it was read.
  *
- * <p>Thread-safe: one lock, held for array arithmetic only.
+ * <p>Thread-safe: one lock, held for array arithmetic only; renders take turns on a chain of their own.
  */
 public final class Journal {
 
@@ -25,6 +28,9 @@ public final class Journal {
     private final boolean[] settled;
     private long next = 1;
     private long oldest = 1;
+    private final Object renderTurns = new Object();
+    /** Completes (with null, holding no render) when the last render handed in has finished. */
+    private CompletableFuture<Void> lastRender = CompletableFuture.completedFuture(null);
 
     public Journal(int capacity) {
         if (capacity < 1) {
@@ -88,6 +94,20 @@ public final class Journal {
             out.add(ring[slot]);
         }
         return out;
+    }
+
+    /**
+     * Runs {@code render} on {@code executor} once every render handed in before it has finished, so at most one
+     * runs at a time. Rendering the whole journal builds tens of megabytes of JSON (about 40 MB when full), and a
+     * durable server's heap is 256 MB: readers polling at once must take turns, not each hold a copy. Nothing
+     * blocks while a render waits for its turn; a render that fails does not hold up the next.
+     */
+    public <T> CompletableFuture<T> renderInTurn(Supplier<T> render, Executor executor) {
+        synchronized (renderTurns) {
+            CompletableFuture<T> mine = lastRender.thenApplyAsync(ignored -> render.get(), executor);
+            lastRender = mine.handle((result, failure) -> null);
+            return mine;
+        }
     }
 
     /** Forgets every entry; seq carries on, so a follower's {@code after} stays meaningful. */

@@ -103,6 +103,20 @@ class GrantRequestTest {
         }
     }
 
+    /**
+     * Pinned values, computed outside Java too ({@code printf '["w","u","member"]' | sha256sum}): the oracle above
+     * is today's Jackson, and a change in how Jackson writes JSON would move both sides of that comparison at once.
+     */
+    @Test
+    void theCanonicalHashOfKnownGrantsIsPinned() {
+        assertEquals("0dfd2c8d816a926b6c0c48e01cf9cb6606994e419bc2070b7a5d516df147d673",
+                new GrantRequest("w", "u", "member").canonicalHash());
+        assertEquals("0bf81f6fc127a5574f8a208eb9caa366631a28b1bcaf59bd2071094a02ec1a60",
+                new GrantRequest("quote\"d", "back\\slash", "admin").canonicalHash());
+        assertEquals("19c453c2b4f8229e706635171bf2113bfe7fd7e8c7498ffd5f40ffc487b6a3e4",
+                new GrantRequest("caf\u00e9", "\ud83d\ude00", "viewer").canonicalHash());
+    }
+
     @Test
     void theHashTellsFieldsApartAndIgnoresFormatting() throws Exception {
         GrantRequest a = GrantRequest.parse(bytes("{\"workspaceId\":\"w\",\"userId\":\"u\",\"role\":\"member\"}"));

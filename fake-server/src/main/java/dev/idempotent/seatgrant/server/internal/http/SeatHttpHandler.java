@@ -727,14 +727,23 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
      */
     private void offLoop(ChannelHandlerContext ctx, boolean keepAlive, java.util.function.Supplier<Reply> work,
                          java.util.function.Function<Throwable, Reply> onFailure) {
-        CompletableFuture.supplyAsync(work, core.dbExecutor()).whenComplete((reply, failure) -> ctx.executor().execute(
+        answerWhenDone(ctx, keepAlive, CompletableFuture.supplyAsync(work, core.dbExecutor()), onFailure);
+    }
+
+    private void answerWhenDone(ChannelHandlerContext ctx, boolean keepAlive, CompletableFuture<Reply> work,
+                                java.util.function.Function<Throwable, Reply> onFailure) {
+        work.whenComplete((reply, failure) -> ctx.executor().execute(
                 () -> respond(ctx, failure == null ? reply : onFailure.apply(failure), keepAlive, 0)));
     }
 
-    /** Renders the journal (or a part of it) off the event loop; a failure is the server's own, a 500. */
+    /**
+     * Renders the journal (or a part of it) off the event loop, one render at a time across the server; a failure
+     * is the server's own, a 500.
+     */
     private void journalReply(ChannelHandlerContext ctx, boolean keepAlive,
                               java.util.function.Supplier<List<JournalEntry>> entries) {
-        offLoop(ctx, keepAlive, () -> Reply.json(200, JsonViews.journal(entries.get())), failure -> {
+        answerWhenDone(ctx, keepAlive, core.journal().renderInTurn(
+                () -> Reply.json(200, JsonViews.journal(entries.get())), core.dbExecutor()), failure -> {
             LOG.error("unexpected failure rendering the journal: {}", describe(failure));
             return Problems.problem(500, "internal", "the server failed; see its log");
         });

@@ -91,7 +91,9 @@ final class GroupCommit implements AutoCloseable {
             }
             try {
                 runner.run(group);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // An Error too: this thread may be the store's only writer, and if it died every later grant
+                // would wait for ever.
                 for (Op op : group) {
                     op.done().completeExceptionally(e);
                 }

@@ -52,8 +52,6 @@ public final class JdbcSeatStore implements SeatStore {
           created_at BIGINT NOT NULL,
           idempotency_key VARCHAR(255)
         )""",
-        // Files made before the constraint was dropped still carry it; see the class comment on one seat per key.
-        "ALTER TABLE seats DROP CONSTRAINT IF EXISTS seats_one_per_key",
         "CREATE INDEX IF NOT EXISTS seats_by_user ON seats (workspace_id, user_id)",
         """
         CREATE TABLE IF NOT EXISTS idempotency_keys (
@@ -172,9 +170,23 @@ public final class JdbcSeatStore implements SeatStore {
                 for (String ddl : SCHEMA) {
                     s.execute(ddl);
                 }
+                // Stores made before carry a unique index on the seats' key (see the class comment). It is dropped
+                // only when it is there: on PostgreSQL an ALTER TABLE locks the table even when it changes nothing,
+                // and every instance sharing the database runs this when it starts.
+                if (oldKeyIndexPresent(s)) {
+                    s.execute("ALTER TABLE seats DROP CONSTRAINT IF EXISTS seats_one_per_key");
+                }
             }
             return null;
         });
+    }
+
+    private static boolean oldKeyIndexPresent(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS"
+                + " WHERE UPPER(TABLE_NAME) = 'SEATS' AND UPPER(CONSTRAINT_NAME) = 'SEATS_ONE_PER_KEY'")) {
+            rs.next();
+            return rs.getLong(1) > 0;
+        }
     }
 
     @Override

@@ -91,10 +91,48 @@ class GroupCommitTest {
     }
 
     @Test
-    void aRunnerThatAnswersSomeLeavesTheirAnswersAlone() {
-        GroupCommit.Runner firstOnly = group -> group.get(0).done().complete(true);
+    void aRunnerThatAnswersSomeLeavesTheirAnswersAloneAndFailsTheRest() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        GroupCommit.Runner firstOnly = group -> {
+            started.countDown();
+            try {
+                assertTrue(release.await(30, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            group.get(0).done().complete(true);
+        };
         try (GroupCommit groups = new GroupCommit(1, firstOnly)) {
-            assertTrue(answer(groups.submit("k", "h", seat(1), NOW)));
+            CompletableFuture<Boolean> alone = groups.submit("k0", "h", seat(0), NOW);
+            assertTrue(started.await(30, TimeUnit.SECONDS));
+            CompletableFuture<Boolean> answered = groups.submit("k1", "h", seat(1), NOW);
+            CompletableFuture<Boolean> forgotten = groups.submit("k2", "h", seat(2), NOW);
+
+            release.countDown();
+
+            assertTrue(answer(alone));
+            assertTrue(answer(answered), "the runner's own answer stands");
+            CompletionException failed = assertThrows(CompletionException.class, () -> answer(forgotten));
+            assertEquals("a grant was left unanswered", failed.getCause().getMessage());
+        }
+    }
+
+    @Test
+    void aRunnerThatThrowsAnErrorFailsItsGroupAndTheWriterServesTheNext() {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        GroupCommit.Runner errorFirst = group -> {
+            if (calls.getAndIncrement() == 0) {
+                throw new AssertionError("an Error, not an exception");
+            }
+            group.forEach(op -> op.done().complete(true));
+        };
+        try (GroupCommit groups = new GroupCommit(1, errorFirst)) {
+            CompletionException failed = assertThrows(CompletionException.class,
+                    () -> answer(groups.submit("k1", "h", seat(1), NOW)));
+            assertEquals(AssertionError.class, failed.getCause().getClass());
+
+            assertTrue(answer(groups.submit("k2", "h", seat(2), NOW)), "the only writer is still alive");
         }
     }
 

@@ -157,6 +157,45 @@ abstract class SeatStoreContract {
         assertEquals(1, store.list("ws", "u", 100).size());
     }
 
+    /**
+     * A store made by an earlier version carries a unique index on {@code seats.idempotency_key}; opening it drops
+     * that index and keeps every row, so old stores get the cheaper grant too.
+     */
+    @Test
+    void aStoreWithTheOldUniqueIndexLosesItAndKeepsItsSeats() throws java.sql.SQLException {
+        DbSpec spec = freshDatabase();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(spec.jdbcUrl());
+             java.sql.Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE seats (id VARCHAR(64) PRIMARY KEY, workspace_id VARCHAR(255) NOT NULL,"
+                    + " user_id VARCHAR(255) NOT NULL, role VARCHAR(32) NOT NULL, created_at BIGINT NOT NULL,"
+                    + " idempotency_key VARCHAR(255), CONSTRAINT seats_one_per_key UNIQUE (idempotency_key))");
+            s.execute("INSERT INTO seats VALUES ('s-old', 'ws', 'u', 'member', 0, 'k-old')");
+            assertEquals(1, uniqueConstraintsOnSeats(s));
+        }
+
+        try (SeatStore old = JdbcSeatStore.open(spec, 2)) {
+            assertEquals("s-old", old.find("s-old").orElseThrow().id());
+            assertTrue(old.grant("k-new", "h", new Seat("s-new", "ws", "u2", "member", T0), T0).join());
+            assertEquals(2, old.ledger().seats());
+        }
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(spec.jdbcUrl());
+             java.sql.Statement s = c.createStatement()) {
+            assertEquals(0, uniqueConstraintsOnSeats(s));
+        }
+        // Opening it again finds nothing to drop and changes nothing.
+        try (SeatStore again = JdbcSeatStore.open(spec, 2)) {
+            assertEquals(2, again.ledger().seats());
+        }
+    }
+
+    private static int uniqueConstraintsOnSeats(java.sql.Statement s) throws java.sql.SQLException {
+        try (java.sql.ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS"
+                + " WHERE UPPER(TABLE_NAME) = 'SEATS' AND CONSTRAINT_TYPE = 'UNIQUE'")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
     @Test
     void resetEmptiesEverything() {
         store.claim("k", "h", "a", T0, LEASE);
