@@ -8,15 +8,15 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** A clock a test moves by hand, so a lease can expire without anyone waiting for it. */
-final class MutableClock extends Clock {
+public final class MutableClock extends Clock {
 
     private final AtomicReference<Instant> now;
 
-    MutableClock(Instant start) {
+    public MutableClock(Instant start) {
         this.now = new AtomicReference<>(start);
     }
 
-    void advance(Duration by) {
+    public void advance(Duration by) {
         now.updateAndGet(t -> t.plus(by));
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotent.seatgrant.server.Ledger;
+import dev.idempotent.seatgrant.server.MutableClock;
 import dev.idempotent.seatgrant.server.Seat;
 import dev.idempotent.seatgrant.server.internal.GrantService.Outcome;
 import dev.idempotent.seatgrant.server.internal.store.DbSpec;
@@ -14,11 +15,8 @@ import dev.idempotent.seatgrant.server.internal.store.JdbcSeatStore;
 import dev.idempotent.seatgrant.server.internal.store.SeatStore;
 import dev.idempotent.seatgrant.server.internal.store.StoreException;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,7 +25,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,7 +44,7 @@ class GrantServiceTest {
     private static final Duration LEASE = Duration.ofSeconds(10);
     private static final Duration BOUND = Duration.ofSeconds(30);
 
-    private final TestClock clock = new TestClock(T0);
+    private final MutableClock clock = new MutableClock(T0);
     private final QueuedExecutor storeThreads = new QueuedExecutor();
     private JdbcSeatStore store;
 
@@ -260,34 +257,6 @@ class GrantServiceTest {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
             }
             return task;
-        }
-    }
-
-    /** A clock the test moves, so a lease can run out without anyone waiting for it. */
-    private static final class TestClock extends Clock {
-        private final AtomicReference<Instant> now;
-
-        TestClock(Instant start) {
-            now = new AtomicReference<>(start);
-        }
-
-        void advance(Duration by) {
-            now.updateAndGet(t -> t.plus(by));
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException("UTC only");
         }
     }
 
