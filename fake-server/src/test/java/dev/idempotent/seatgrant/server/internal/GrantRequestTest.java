@@ -10,9 +10,12 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idempotent.seatgrant.server.Seat;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
@@ -142,8 +145,8 @@ class GrantRequestTest {
         static String outcome(byte[] body) {
             String text;
             try {
-                text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(body)).toString();
-            } catch (java.nio.charset.CharacterCodingException e) {
+                text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body)).toString();
+            } catch (CharacterCodingException e) {
                 return "malformed-json: the body is not valid UTF-8";
             }
             JsonNode root;
@@ -236,7 +239,7 @@ class GrantRequestTest {
             for (int extra = random.nextInt(3); extra > 0; extra--) {
                 members.add("\"extra" + random.nextInt(3) + "\":" + pick(random, OTHER_VALUES));
             }
-            java.util.Collections.shuffle(members, random);
+            Collections.shuffle(members, random);
             return "{" + space(random) + String.join("," + space(random), members) + space(random) + "}";
         }
 

@@ -2,6 +2,7 @@ package dev.idempotent.seatgrant.server.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayDeque;
@@ -71,7 +72,7 @@ class JournalRenderTurnsTest {
         executor.runNext();
         assertTrue(failing.isCompletedExceptionally());
         assertEquals(IllegalStateException.class,
-                org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class, failing::join).getCause().getClass());
+                assertThrows(CompletionException.class, failing::join).getCause().getClass());
         executor.runNext();
         assertEquals("rendered", next.join());
     }

@@ -714,22 +714,17 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
 
     /** Runs an admin store call on the store's executor; a failure is a 503, since the store is what failed. */
     private void async(ChannelHandlerContext ctx, boolean keepAlive, java.util.function.Supplier<Reply> work) {
-        offLoop(ctx, keepAlive, work, failure -> {
+        answerWhenDone(ctx, keepAlive, CompletableFuture.supplyAsync(work, core.dbExecutor()), failure -> {
             LOG.warn("admin store call failed: {}", rootCause(failure));
             return Problems.problem(503, "store-unavailable", "the seat store failed");
         });
     }
 
     /**
-     * Builds a reply on the store's executor, not on the event loop, and writes it back on this channel's loop: for
-     * store calls, and for replies that are not store calls but may be large (the whole journal: up to its capacity
-     * of entries, tens of megabytes of JSON), so the loop keeps serving its other connections meanwhile.
+     * Writes back, on this channel's loop, a reply built elsewhere: store calls, and replies that are not store
+     * calls but may be large (the whole journal: tens of megabytes of JSON), so the loop keeps serving its other
+     * connections meanwhile.
      */
-    private void offLoop(ChannelHandlerContext ctx, boolean keepAlive, java.util.function.Supplier<Reply> work,
-                         java.util.function.Function<Throwable, Reply> onFailure) {
-        answerWhenDone(ctx, keepAlive, CompletableFuture.supplyAsync(work, core.dbExecutor()), onFailure);
-    }
-
     private void answerWhenDone(ChannelHandlerContext ctx, boolean keepAlive, CompletableFuture<Reply> work,
                                 java.util.function.Function<Throwable, Reply> onFailure) {
         work.whenComplete((reply, failure) -> ctx.executor().execute(

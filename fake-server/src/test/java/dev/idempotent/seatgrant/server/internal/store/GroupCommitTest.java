@@ -16,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -120,7 +121,7 @@ class GroupCommitTest {
 
     @Test
     void aRunnerThatThrowsAnErrorFailsItsGroupAndTheWriterServesTheNext() {
-        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger calls = new AtomicInteger();
         GroupCommit.Runner errorFirst = group -> {
             if (calls.getAndIncrement() == 0) {
                 throw new AssertionError("an Error, not an exception");

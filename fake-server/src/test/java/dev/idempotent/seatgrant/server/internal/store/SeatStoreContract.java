@@ -8,9 +8,16 @@ import dev.idempotent.seatgrant.server.Ledger;
 import dev.idempotent.seatgrant.server.Seat;
 import dev.idempotent.seatgrant.server.internal.store.SeatStore.ClaimResult;
 import dev.idempotent.seatgrant.server.internal.store.SeatStore.CompleteResult;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -141,7 +148,7 @@ abstract class SeatStoreContract {
      */
     @Test
     void grantsOfOneKeySubmittedTogetherWriteOneSeat() {
-        List<java.util.concurrent.CompletableFuture<Boolean>> grants = new java.util.ArrayList<>();
+        List<CompletableFuture<Boolean>> grants = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             grants.add(store.grant("k", "h", seat("s" + i, "u"), T0));
             grants.add(store.grant("other-" + i, "h", seat("o" + i, "v" + i), T0));
@@ -162,10 +169,10 @@ abstract class SeatStoreContract {
      * that index and keeps every row, so old stores get the cheaper grant too.
      */
     @Test
-    void aStoreWithTheOldUniqueIndexLosesItAndKeepsItsSeats() throws java.sql.SQLException {
+    void aStoreWithTheOldUniqueIndexLosesItAndKeepsItsSeats() throws SQLException {
         DbSpec spec = freshDatabase();
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(spec.jdbcUrl());
-             java.sql.Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(spec.jdbcUrl());
+             Statement s = c.createStatement()) {
             s.execute("CREATE TABLE seats (id VARCHAR(64) PRIMARY KEY, workspace_id VARCHAR(255) NOT NULL,"
                     + " user_id VARCHAR(255) NOT NULL, role VARCHAR(32) NOT NULL, created_at BIGINT NOT NULL,"
                     + " idempotency_key VARCHAR(255), CONSTRAINT seats_one_per_key UNIQUE (idempotency_key))");
@@ -178,8 +185,8 @@ abstract class SeatStoreContract {
             assertTrue(old.grant("k-new", "h", new Seat("s-new", "ws", "u2", "member", T0), T0).join());
             assertEquals(2, old.ledger().seats());
         }
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(spec.jdbcUrl());
-             java.sql.Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(spec.jdbcUrl());
+             Statement s = c.createStatement()) {
             assertEquals(0, uniqueConstraintsOnSeats(s));
         }
         // Opening it again finds nothing to drop and changes nothing.
@@ -188,8 +195,8 @@ abstract class SeatStoreContract {
         }
     }
 
-    private static int uniqueConstraintsOnSeats(java.sql.Statement s) throws java.sql.SQLException {
-        try (java.sql.ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS"
+    private static int uniqueConstraintsOnSeats(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS"
                 + " WHERE UPPER(TABLE_NAME) = 'SEATS' AND CONSTRAINT_TYPE = 'UNIQUE'")) {
             rs.next();
             return rs.getInt(1);
