@@ -83,7 +83,17 @@ public final class ServerBenchmark {
             .connectTimeout(Duration.ofSeconds(5)).build();
 
     /** One server under test. {@code id} names its row; {@code process} is what we started (RSS is its tree's). */
-    private record Target(String id, String label, Process process, int port) { }
+    /** {@code storeFile} is the H2 file of a fake server on a file store, else null. */
+    private record Target(String id, String label, Process process, int port, Path storeFile) {
+        /** The store file's size in MB, or -1 when the target has none. */
+        long storeFileMb() {
+            try {
+                return storeFile == null ? -1 : Files.size(storeFile) / (1024 * 1024);
+            } catch (IOException e) {
+                return -1;
+            }
+        }
+    }
 
     /**
      * One load run against one target. {@code cpuUsPerRequest} is the server's CPU time (user + system, its
@@ -185,8 +195,9 @@ public final class ServerBenchmark {
                 rss.merge(t.id(), rssKb(t.process()), Math::max);
                 threads.merge(t.id(), threadCount(t.process()), Math::max);
                 say(String.format(Locale.ROOT, "round %d %-50s %8.0f req/s  p50 %6.2f ms  p99 %7.2f ms  errors %d"
-                                + "  CPU %5.0f us/req", round, t.label(), r.perSecond(), r.p50us() / 1000.0,
-                        r.p99us() / 1000.0, r.errors(), r.cpuUsPerRequest()));
+                                + "  CPU %5.0f us/req%s", round, t.label(), r.perSecond(), r.p50us() / 1000.0,
+                        r.p99us() / 1000.0, r.errors(), r.cpuUsPerRequest(),
+                        t.storeFile() == null ? "" : "  file " + t.storeFileMb() + " MB"));
             }
         }
         print(runs, rss, threads);
@@ -224,15 +235,16 @@ public final class ServerBenchmark {
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
                 wrk ? "wrk -t1" : "LoadGenerator", connections, rounds, seconds);
         System.out.println("| server | requests/s | p50 ms | p99 ms | errors | RSS MB | threads | server CPU µs/req"
-                + " | × WireMock | × bare engine |");
-        System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+                + " | store file MB | × WireMock | × bare engine |");
+        System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         Run wiremock = median.get("wiremock");
         Run bare = median.get("bare");
         for (Target t : targets) {
             Run r = median.get(t.id());
-            System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f | %.2f | %d | %d | %d | %.0f | %s | %s |%n", t.label(),
-                    r.perSecond(), r.p50us() / 1000.0, r.p99us() / 1000.0, r.errors(), rss.get(t.id()) / 1024,
-                    threads.get(t.id()), medianCpu(runs.get(t.id())), ratio(r, wiremock), ratio(r, bare));
+            System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f | %.2f | %d | %d | %d | %.0f | %s | %s | %s |%n",
+                    t.label(), r.perSecond(), r.p50us() / 1000.0, r.p99us() / 1000.0, r.errors(),
+                    rss.get(t.id()) / 1024, threads.get(t.id()), medianCpu(runs.get(t.id())),
+                    t.storeFile() == null ? "-" : String.valueOf(t.storeFileMb()), ratio(r, wiremock), ratio(r, bare));
         }
         System.out.println();
         System.out.println("Goals (issue 12):");
@@ -372,7 +384,9 @@ public final class ServerBenchmark {
         if (plan != null) {
             args.addAll(List.of("--fault-plan", plan.toString()));
         }
-        return startJava(id, label, args);
+        Target t = startJava(id, label, args);
+        boolean file = !db.equals("mem") && !db.startsWith("jdbc:");
+        return file ? new Target(t.id(), t.label(), t.process(), t.port(), Path.of(db + ".mv.db")) : t;
     }
 
     /** Starts {@code java ARGS} (no JVM flags of ours) and waits for its "listening on" line. */
@@ -410,7 +424,7 @@ public final class ServerBenchmark {
         drain.setDaemon(true);
         drain.start();
         // A Java server prints its line once it listens (the fake server: once its store is open too).
-        return new Target(id, label, p, URI.create(m.group(1)).getPort());
+        return new Target(id, label, p, URI.create(m.group(1)).getPort(), null);
     }
 
     private Target startWireMock() throws Exception {
@@ -432,7 +446,7 @@ public final class ServerBenchmark {
         say("starting WireMock standalone");
         Process p = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(work.resolve("wiremock.log").toFile()).start();
-        Target t = new Target("wiremock", "WireMock standalone, static 201 stub, no journal", p, port);
+        Target t = new Target("wiremock", "WireMock standalone, static 201 stub, no journal", p, port, null);
         awaitGrant(t);
         return t;
     }
@@ -464,7 +478,7 @@ public final class ServerBenchmark {
         say("starting nginx");
         Process p = new ProcessBuilder(nginx.toString(), "-p", prefix.toString(), "-c", conf.toString())
                 .redirectErrorStream(true).redirectOutput(prefix.resolve("logs").resolve("stdout.log").toFile()).start();
-        Target t = new Target("nginx", "nginx, static 201", p, port);
+        Target t = new Target("nginx", "nginx, static 201", p, port, null);
         awaitGrant(t);
         return t;
     }

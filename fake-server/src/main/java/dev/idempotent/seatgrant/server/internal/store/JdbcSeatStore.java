@@ -573,26 +573,30 @@ public final class JdbcSeatStore implements SeatStore {
     }
 
     /**
-     * A transaction that may write, and whose changes are in the file when it returns. With WRITE_DELAY=0 an H2
-     * commit stores the change to the file itself, but MVStore's store step is a try-lock: a commit that
-     * overlaps another thread's store returns with its change still in memory. So after the commit we ask
-     * MVStore to store again, this time waiting for the lock ({@code MVStore.commit()}): when it returns, the
-     * version holding our change is in the file. This is also the group commit: while one thread writes the
-     * file, the transactions that commit meanwhile queue on that lock, and the next store carries all of them
-     * (the others find nothing left to store and return at once). Transactions never wait for each other's
-     * stores except on the same key, which is what the old global lock made every commit do.
+     * A transaction that may write, and whose changes are in the file when it returns. After the commit we ask
+     * MVStore to store the file, waiting for its store lock ({@code MVStore.commit()}, which serializes and writes
+     * synchronously). That is not enough on its own: MVStore's background thread (kept for its compaction, see
+     * {@link DbSpec}) may have started a store that holds our change just before, and such a store hands its
+     * writing to H2's serialization and save threads and returns; our store then finds nothing left to write.
+     * So we also wait for those two threads to finish what they were given. When this method returns, the
+     * change is in the file, however the stores interleaved. This is also the group commit: the grants of one
+     * {@link GroupCommit} group share one transaction and this one store.
      */
     private <T> T write(Work<T> work) {
         T result = inTransaction(work);
         if (h2File != null) {
             try {
                 h2File.commit();
+                h2File.getFileStore().executeFileStoreOperation(NOTHING);
             } catch (RuntimeException e) {
                 throw new StoreException("the H2 file store failed (" + e.getClass().getSimpleName() + ")", e);
             }
         }
         return result;
     }
+
+    /** Run by {@code executeFileStoreOperation} once every store handed to H2's writing threads is written. */
+    private static final Runnable NOTHING = () -> { };
 
     private <T> T inTransaction(Work<T> work) {
         try (Connection c = pool.getConnection()) {
