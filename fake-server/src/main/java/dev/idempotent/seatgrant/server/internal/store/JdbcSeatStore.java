@@ -575,19 +575,21 @@ public final class JdbcSeatStore implements SeatStore {
     /**
      * A transaction that may write, and whose changes are in the file when it returns. After the commit we ask
      * MVStore to store the file, waiting for its store lock ({@code MVStore.commit()}, which serializes and writes
-     * synchronously). That is not enough on its own: MVStore's background thread (kept for its compaction, see
-     * {@link DbSpec}) may have started a store that holds our change just before, and such a store hands its
-     * writing to H2's serialization and save threads and returns; our store then finds nothing left to write.
-     * So we also wait for those two threads to finish what they were given. When this method returns, the
-     * change is in the file, however the stores interleaved. This is also the group commit: the grants of one
-     * {@link GroupCommit} group share one transaction and this one store.
+     * synchronously). That is not enough on its own: another thread (MVStore's background thread, kept for its
+     * compaction, see {@link DbSpec}, or any writer whose changes filled H2's buffer) may have started a store
+     * that holds our change just before, and such a store hands its writing to H2's serialization and save
+     * threads and returns; our store then finds nothing left to write. So we also wait, under the store lock, for
+     * those two threads to finish what they were given ({@code executeFilestoreOperation}), and that call throws
+     * if one of them failed, where H2 would otherwise only have recorded the failure. When this method returns
+     * normally, the change is in the file, however the stores interleaved. This is also the group commit: the
+     * grants of one {@link GroupCommit} group share one transaction and this one store.
      */
     private <T> T write(Work<T> work) {
         T result = inTransaction(work);
         if (h2File != null) {
             try {
                 h2File.commit();
-                h2File.getFileStore().executeFileStoreOperation(NOTHING);
+                h2File.executeFilestoreOperation(NOTHING);
             } catch (RuntimeException e) {
                 throw new StoreException("the H2 file store failed (" + e.getClass().getSimpleName() + ")", e);
             }
@@ -595,7 +597,7 @@ public final class JdbcSeatStore implements SeatStore {
         return result;
     }
 
-    /** Run by {@code executeFileStoreOperation} once every store handed to H2's writing threads is written. */
+    /** Run by {@code executeFilestoreOperation} once every store handed to H2's writing threads is written. */
     private static final Runnable NOTHING = () -> { };
 
     private <T> T inTransaction(Work<T> work) {
