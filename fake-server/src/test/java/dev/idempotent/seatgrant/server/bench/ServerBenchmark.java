@@ -82,8 +82,10 @@ public final class ServerBenchmark {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** One server under test. {@code id} names its row; {@code process} is what we started (RSS is its tree's). */
-    /** {@code storeFile} is the H2 file of a fake server on a file store, else null. */
+    /**
+     * One server under test. {@code id} names its row; {@code process} is what we started (RSS is its tree's);
+     * {@code storeFile} is the H2 file of a fake server on a file store, else null.
+     */
     private record Target(String id, String label, Process process, int port, Path storeFile) {
         /** The store file's size in MB, or -1 when the target has none. */
         long storeFileMb() {
@@ -385,8 +387,11 @@ public final class ServerBenchmark {
             args.addAll(List.of("--fault-plan", plan.toString()));
         }
         Target t = startJava(id, label, args);
-        boolean file = !db.equals("mem") && !db.startsWith("jdbc:");
-        return file ? new Target(t.id(), t.label(), t.process(), t.port(), Path.of(db + ".mv.db")) : t;
+        Path file = DbSpec.parse(db).file(); // the server reads --db the same way
+        if (file == null) {
+            return t;
+        }
+        return new Target(t.id(), t.label(), t.process(), t.port(), file.resolveSibling(file.getFileName() + ".mv.db"));
     }
 
     /** Starts {@code java ARGS} (no JVM flags of ours) and waits for its "listening on" line. */
