@@ -230,7 +230,8 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
                     respond(ctx, Problems.problem(400, "invalid-path", e.getMessage()), keepAlive, 0);
                     return;
                 }
-                String rawPath = request.uri().substring(0, request.uri().indexOf('?'));
+                String origin = UriParts.originForm(request.uri());
+                String rawPath = origin.substring(0, origin.indexOf('?'));
                 uri = UriParts.parse(rawPath);
                 path = uri.path();
                 Reply bad = Problems.problem(400, "invalid-query", e.getMessage());
@@ -403,7 +404,7 @@ final class SeatHttpHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
         }
-        dispatch(ctx, filtered, "GET " + request.uri(), hold -> later(hold,
+        dispatch(ctx, filtered, "GET " + UriParts.originForm(request.uri()), hold -> later(hold,
                 () -> Reply.json(200, JsonViews.seats(core.store().list(workspaceId, userId, MAX_LIST)))));
     }
 

@@ -14,6 +14,7 @@ import java.util.Map;
  * A request target split into its decoded path and query parameters, strictly: a {@code %} not followed by two
  * hex digits, or escapes that decode to bytes that are not UTF-8 (overlong forms, lone surrogates), are refused
  * rather than guessed at. Raw bytes over 0x7F must be UTF-8 too. Netty's {@code QueryStringDecoder} throws for the first and replaces the second.
+ * A target in absolute form ({@code http://host/v1/seats}) names the same resource as its path and query.
  *
  * @param path  the decoded path ({@code +} stays a plus)
  * @param query the decoded query parameters in order ({@code +} is a space); empty for none
@@ -36,8 +37,9 @@ record UriParts(String path, Map<String, List<String>> query) {
     }
 
     static UriParts parse(String uri) throws Invalid {
-        int hash = uri.indexOf('#');
-        String target = hash < 0 ? uri : uri.substring(0, hash);
+        String origin = originForm(uri);
+        int hash = origin.indexOf('#');
+        String target = hash < 0 ? origin : origin.substring(0, hash);
         int q = target.indexOf('?');
         String rawPath = q < 0 ? target : target.substring(0, q);
         String path = decode(rawPath, false, true);
@@ -54,6 +56,28 @@ record UriParts(String path, Map<String, List<String>> query) {
             }
         }
         return new UriParts(path, query);
+    }
+
+    /**
+     * The origin form ({@code /path?query}) of a request target. RFC 9112 section 3.2.2 says a server must accept
+     * the absolute form ({@code http://host:port/path?query}) too, though clients send it mostly to proxies: its
+     * scheme and authority are dropped, and an empty path is {@code /}. Any other target is returned unchanged.
+     */
+    static String originForm(String target) {
+        if (target.startsWith("/")) {
+            return target;
+        }
+        int separator = target.indexOf("://");
+        String scheme = separator < 0 ? "" : target.substring(0, separator);
+        if (!scheme.equalsIgnoreCase("http") && !scheme.equalsIgnoreCase("https")) {
+            return target;
+        }
+        int end = separator + 3;
+        while (end < target.length() && "/?#".indexOf(target.charAt(end)) < 0) {
+            end++;
+        }
+        String rest = target.substring(end);
+        return rest.startsWith("/") ? rest : "/" + rest;
     }
 
     /** The first value of a query parameter; null when absent. */
