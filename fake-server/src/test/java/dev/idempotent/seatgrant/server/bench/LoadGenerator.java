@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * prints, so the benchmark reads both the same way:
  * {@code BENCH requests=N duration_us=D errors=E p50_us=X p99_us=Y}. Any answer but a 2xx counts as an error.
  *
- * <p>{@code java -cp ... LoadGenerator HOST PORT SECONDS CONNECTIONS KEY_PREFIX}
+ * <p>{@code java -cp ... LoadGenerator HOST PORT SECONDS CONNECTIONS KEY_PREFIX [random|time]}: keys start with
+ * random bits, as a random UUID does, or with the clock and a counter, as a UUIDv7 does (see {@link #key}).
  */
 public final class LoadGenerator {
 
@@ -36,13 +37,14 @@ public final class LoadGenerator {
         long seconds = Long.parseLong(args[2]);
         int connections = Integer.parseInt(args[3]);
         String prefix = args[4];
+        boolean timeOrdered = args.length > 5 && args[5].equals("time");
         AtomicLong errors = new AtomicLong();
         List<Connection> drivers = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         long started = System.nanoTime();
         long deadline = started + seconds * 1_000_000_000L;
         for (int c = 0; c < connections; c++) {
-            Connection driver = new Connection(host, port, prefix + "-" + c, deadline, errors);
+            Connection driver = new Connection(host, port, prefix + "-" + c, timeOrdered, deadline, errors);
             Thread t = new Thread(driver::run, "load-" + c);
             drivers.add(driver);
             threads.add(t);
@@ -70,20 +72,39 @@ public final class LoadGenerator {
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
     }
 
+    /** Orders time-ordered keys made in the same millisecond, across all connections. */
+    private static final AtomicLong ISSUED = new AtomicLong();
+
+    /**
+     * A fresh key. Random first, as a random UUID is: each grant lands on a random page of the server's key index.
+     * Or time first, as a UUIDv7 is (milliseconds, then a counter, then random bits): each grant lands at the
+     * index's right edge.
+     */
+    static String key(boolean timeOrdered, String prefix, long sequence) {
+        long random = ThreadLocalRandom.current().nextLong();
+        if (timeOrdered) {
+            return String.format(Locale.ROOT, "%012x-%010x-%016x-%s", System.currentTimeMillis(),
+                    ISSUED.getAndIncrement(), random, prefix);
+        }
+        return Long.toHexString(random) + "-" + prefix + "-" + sequence;
+    }
+
     /** One keep-alive connection's loop; it reconnects after an error, which it counts. */
     private static final class Connection {
         private final String host;
         private final int port;
         private final String prefix;
+        private final boolean timeOrdered;
         private final long deadline;
         private final AtomicLong errors;
         long[] micros = new long[4096];
         int count;
 
-        Connection(String host, int port, String prefix, long deadline, AtomicLong errors) {
+        Connection(String host, int port, String prefix, boolean timeOrdered, long deadline, AtomicLong errors) {
             this.host = host;
             this.port = port;
             this.prefix = prefix;
+            this.timeOrdered = timeOrdered;
             this.deadline = deadline;
             this.errors = errors;
         }
@@ -106,8 +127,7 @@ public final class LoadGenerator {
                         in = new BufferedInputStream(socket.getInputStream(), 8192);
                         out = socket.getOutputStream();
                     }
-                    // Random first, as a UUID key would be (and as the wrk script does).
-                    String key = Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-" + prefix + "-" + sequence++;
+                    String key = key(timeOrdered, prefix, sequence++);
                     byte[] headBytes = (head + key + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
                     byte[] request = Arrays.copyOf(headBytes, headBytes.length + body.length);
                     System.arraycopy(body, 0, request, headBytes.length, body.length);

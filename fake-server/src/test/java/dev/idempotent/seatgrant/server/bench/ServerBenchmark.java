@@ -1,6 +1,7 @@
 package dev.idempotent.seatgrant.server.bench;
 
 import dev.idempotent.seatgrant.server.EmbeddedPostgresFixture;
+import dev.idempotent.seatgrant.server.FaultRule;
 import dev.idempotent.seatgrant.server.internal.store.DbSpec;
 import dev.idempotent.seatgrant.server.internal.store.JdbcSeatStore;
 import java.io.BufferedReader;
@@ -44,8 +45,9 @@ import java.util.regex.Pattern;
  * <p>The servers: nginx returning a static 201 (when installed: the box's practical ceiling), the bare Netty
  * engine ({@link BareEngine}), WireMock standalone with a static 201 stub and no request journal, and the fake
  * server started as the README says ({@code java -jar fake-server.jar serve}, no JVM flags) on {@code --db mem},
- * on an H2 file holding 1,000 seats, on an H2 file holding 1,000,000 seats, on an H2 file while 1,000 connections
- * are held by {@code hang-after-commit}, and on an embedded PostgreSQL.
+ * on an H2 file holding 1,000 seats (with random keys, and again with time-ordered keys), on an H2 file holding
+ * 1,000,000 seats, on an H2 file while 1,000 connections are held by {@code hang-after-commit}, and on an embedded
+ * PostgreSQL.
  *
  * <p>Settings (system properties): {@code bench.seconds} per round (5), {@code bench.warmup} seconds at least (20),
  * {@code bench.warmupRequests} at least (100000) within {@code bench.warmupLimit} seconds (45),
@@ -84,9 +86,18 @@ public final class ServerBenchmark {
 
     /**
      * One server under test. {@code id} names its row; {@code process} is what we started (RSS is its tree's);
-     * {@code storeFile} is the H2 file of a fake server on a file store, else null.
+     * {@code storeFile} is the H2 file of a fake server on a file store, else null; {@code timeOrderedKeys} sends
+     * it keys that start with the time, as UUIDv7 keys do, instead of random ones.
      */
-    private record Target(String id, String label, Process process, int port, Path storeFile) {
+    private record Target(String id, String label, Process process, int port, Path storeFile, boolean timeOrderedKeys) {
+        Target(String id, String label, Process process, int port, Path storeFile) {
+            this(id, label, process, port, storeFile, false);
+        }
+
+        Target withTimeOrderedKeys() {
+            return new Target(id, label, process, port, storeFile, true);
+        }
+
         /** The store file's size in MB, or -1 when the target has none. */
         long storeFileMb() {
             try {
@@ -154,51 +165,66 @@ public final class ServerBenchmark {
             targets.add(startWireMock());
         }
         if (wanted("mem")) {
-            targets.add(startFakeServer("mem", "fake-server --db mem", "mem", null));
+            targets.add(startFakeServer("mem", "fake-server --db mem", "mem"));
         }
         if (wanted("file")) {
             Path small = work.resolve("file-1k").resolve("seats");
             preload(small, 1_000);
-            targets.add(startFakeServer("file", "fake-server, H2 file, 1k seats", small.toString(), null));
+            targets.add(startFakeServer("file", "fake-server, H2 file, 1k seats", small.toString()));
+        }
+        if (wanted("file-ordered")) {
+            // The same server and store as "file"; only the keys differ. What this row gains over that one is
+            // what the random key index costs (docs/benchmarks.md).
+            Path ordered = work.resolve("file-ordered").resolve("seats");
+            preload(ordered, 1_000);
+            targets.add(startFakeServer("file-ordered", "fake-server, H2 file, 1k seats, time-ordered keys",
+                    ordered.toString()).withTimeOrderedKeys());
         }
         if (bigSeats > 0 && wanted("file-big")) {
             Path big = work.resolve("file-big").resolve("seats");
             preload(big, bigSeats);
             targets.add(startFakeServer("file-big", String.format(Locale.ROOT, "fake-server, H2 file, %,d seats",
-                    bigSeats), big.toString(), null));
+                    bigSeats), big.toString()));
         }
+        Target hungTarget = null;
         if (hung > 0 && wanted("file-hung")) {
-            Path plan = work.resolve("hang-plan.json");
-            Files.writeString(plan, "{\"rules\": [{\"method\": \"POST\", \"path\": \"/v1/seats\","
-                    + " \"fault\": \"hang-after-commit\", \"times\": " + hung + ", \"delayMs\": 600000}]}");
-            Target t = startFakeServer("file-hung", String.format(Locale.ROOT,
+            hungTarget = startFakeServer("file-hung", String.format(Locale.ROOT,
                     "fake-server, H2 file, %,d hung connections", hung),
-                    work.resolve("file-hung").resolve("seats").toString(), plan);
-            hang(t);
-            targets.add(t);
+                    work.resolve("file-hung").resolve("seats").toString());
+            targets.add(hungTarget);
         }
         if (postgres && wanted("postgres")) {
             // zonky starts PostgreSQL with synchronous_commit=off; a grant here is measured as durable as on a
             // production server, with each commit's WAL flushed before the answer.
             String url = EmbeddedPostgresFixture.newDatabase() + "&options=-c%20synchronous_commit%3Don";
-            targets.add(startFakeServer("postgres", "fake-server, embedded PostgreSQL", url, null));
+            targets.add(startFakeServer("postgres", "fake-server, embedded PostgreSQL", url));
         }
 
         for (Target t : targets) {
             warmUp(t);
+        }
+        if (hungTarget != null) {
+            // After the warm-ups, so that a hang's 10-minute bound (the most a fault plan allows) covers the rounds.
+            hang(hungTarget);
         }
         Map<String, List<Run>> runs = new LinkedHashMap<>();
         Map<String, Long> rss = new LinkedHashMap<>();
         Map<String, Long> threads = new LinkedHashMap<>();
         for (int round = 1; round <= rounds; round++) {
             for (Target t : targets) {
+                long othersBefore = othersCpuTicks(t);
+                long started = System.nanoTime();
                 Run r = load(t, seconds, "r" + round);
+                // The idle servers are not quite idle (an H2 file store compacts after its load stops); what they
+                // took from the two cores while this one was measured is printed beside its numbers.
+                double othersCores = (othersCpuTicks(t) - othersBefore) / (double) TICKS_PER_SECOND
+                        / ((System.nanoTime() - started) / 1e9);
                 runs.computeIfAbsent(t.id(), k -> new ArrayList<>()).add(r);
                 rss.merge(t.id(), rssKb(t.process()), Math::max);
                 threads.merge(t.id(), threadCount(t.process()), Math::max);
                 say(String.format(Locale.ROOT, "round %d %-50s %8.0f req/s  p50 %6.2f ms  p99 %7.2f ms  errors %d"
-                                + "  CPU %5.0f us/req%s", round, t.label(), r.perSecond(), r.p50us() / 1000.0,
-                        r.p99us() / 1000.0, r.errors(), r.cpuUsPerRequest(),
+                                + "  CPU %5.0f us/req  others %.2f cores%s", round, t.label(), r.perSecond(),
+                        r.p50us() / 1000.0, r.p99us() / 1000.0, r.errors(), r.cpuUsPerRequest(), othersCores,
                         t.storeFile() == null ? "" : "  file " + t.storeFileMb() + " MB"));
             }
         }
@@ -252,6 +278,12 @@ public final class ServerBenchmark {
         System.out.println("Goals (issue 12):");
         goal("durable keyed grants (H2 file) >= 0.5x WireMock", median.get("file"), wiremock, 0.5);
         goal("in memory >= 1.0x WireMock", median.get("mem"), wiremock, 1.0);
+        if (wiremock != null && median.containsKey("file") && median.containsKey("file-ordered")) {
+            Run ordered = median.get("file-ordered");
+            System.out.printf(Locale.ROOT, "- the same file store with time-ordered keys: %.2fx WireMock, %.2fx its rate"
+                    + " with random keys%n", ordered.perSecond() / wiremock.perSecond(),
+                    ordered.perSecond() / median.get("file").perSecond());
+        }
         if (median.containsKey("file") && median.containsKey("file-big")) {
             double growth = (double) median.get("file-big").p99us() / median.get("file").p99us();
             System.out.printf(Locale.ROOT, "- p99 at %,d seats / p99 at 1k seats = %.2f (goal <= 1.5): %s%n", bigSeats,
@@ -323,6 +355,7 @@ public final class ServerBenchmark {
 
     private Run load(Target t, int durationSeconds, String round) throws Exception {
         String prefix = t.id() + "-" + round;
+        String keyOrder = t.timeOrderedKeys() ? "time" : "random";
         List<String> command;
         if (wrk) {
             Path script = work.resolve("grant.lua");
@@ -330,11 +363,11 @@ public final class ServerBenchmark {
                 Files.writeString(script, WRK_SCRIPT);
             }
             command = List.of("wrk", "-t1", "-c" + connections, "-d" + durationSeconds + "s", "--timeout", "10s",
-                    "-s", script.toString(), "http://127.0.0.1:" + t.port() + "/v1/seats", "--", prefix);
+                    "-s", script.toString(), "http://127.0.0.1:" + t.port() + "/v1/seats", "--", prefix, keyOrder);
         } else {
             command = List.of(java(), "-cp", System.getProperty("java.class.path"), LoadGenerator.class.getName(),
                     "127.0.0.1", String.valueOf(t.port()), String.valueOf(durationSeconds),
-                    String.valueOf(connections), prefix);
+                    String.valueOf(connections), prefix, keyOrder);
         }
         long cpuBefore = cpuTicks(t.process());
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -354,20 +387,30 @@ public final class ServerBenchmark {
                 Long.parseLong(m.group(3)), requests == 0 ? 0 : (double) cpuUs / requests);
     }
 
-    /** wrk, one thread: a fresh key per request, and one result line in the format LoadGenerator prints. */
+    /**
+     * wrk, one thread: a fresh key per request, random first or time first as {@link LoadGenerator#key} makes
+     * them (Lua's clock counts seconds; the counter orders the keys within one), and one result line in the
+     * format LoadGenerator prints.
+     */
     private static final String WRK_SCRIPT = """
             local prefix = "k"
+            local timeOrdered = false
             local counter = 0
             local body = '%s'
             function init(args)
               prefix = args[1] or "k"
+              timeOrdered = args[2] == "time"
               math.randomseed(os.time() + #prefix)
             end
             function request()
               counter = counter + 1
-              -- Random first, as a UUID key would be: each grant lands on a random page of the key indexes.
-              local key = string.format("%%08x%%08x-%%s-%%d", math.random(0, 2147483647), math.random(0, 2147483647),
-                prefix, counter)
+              local key
+              if timeOrdered then
+                key = string.format("%%010d-%%010d-%%08x-%%s", os.time(), counter, math.random(0, 2147483647), prefix)
+              else
+                key = string.format("%%08x%%08x-%%s-%%d", math.random(0, 2147483647), math.random(0, 2147483647),
+                  prefix, counter)
+              end
               return wrk.format("POST", "/v1/seats", {["Content-Type"] = "application/json",
                 ["Idempotency-Key"] = key}, body)
             end
@@ -381,12 +424,8 @@ public final class ServerBenchmark {
 
     // ------------------------------------------------------------------ servers
 
-    private Target startFakeServer(String id, String label, String db, Path plan) throws Exception {
-        List<String> args = new ArrayList<>(List.of("-jar", fakeServerJar.toString(), "serve", "--port", "0", "--db", db));
-        if (plan != null) {
-            args.addAll(List.of("--fault-plan", plan.toString()));
-        }
-        Target t = startJava(id, label, args);
+    private Target startFakeServer(String id, String label, String db) throws Exception {
+        Target t = startJava(id, label, List.of("-jar", fakeServerJar.toString(), "serve", "--port", "0", "--db", db));
         Path file = DbSpec.parse(db).file(); // the server reads --db the same way
         if (file == null) {
             return t;
@@ -512,8 +551,34 @@ public final class ServerBenchmark {
         throw new IllegalStateException(t.label() + " never answered a grant");
     }
 
-    /** Opens {@link #hung} connections that each send one grant the plan will hang, and waits for their seats. */
+    private static final Pattern LEDGER_SEATS = Pattern.compile("\"seats\"\\s*:\\s*(\\d+)");
+
+    /** The seats in a fake server's ledger. */
+    private long ledgerSeats(Target t) throws Exception {
+        HttpRequest ledger = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + t.port() + "/__admin/ledger"))
+                .timeout(Duration.ofSeconds(10)).build();
+        Matcher m = LEDGER_SEATS.matcher(http.send(ledger, HttpResponse.BodyHandlers.ofString()).body());
+        if (!m.find()) {
+            throw new IllegalStateException("the ledger named no seat count");
+        }
+        return Long.parseLong(m.group(1));
+    }
+
+    /**
+     * Installs a plan that hangs the next {@link #hung} grants after their commits, opens as many connections that
+     * each send one, and waits for their seats.
+     */
     private void hang(Target t) throws Exception {
+        String admin = "http://127.0.0.1:" + t.port() + "/__admin/";
+        String plan = "{\"rules\": [{\"method\": \"POST\", \"path\": \"/v1/seats\", \"fault\": \"hang-after-commit\","
+                + " \"times\": " + hung + ", \"delayMs\": " + FaultRule.MAX_DELAY_MS + "}]}";
+        HttpResponse<String> installed = http.send(HttpRequest.newBuilder(URI.create(admin + "faults"))
+                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(plan)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (installed.statusCode() != 200) {
+            throw new IllegalStateException("the hang plan was refused: " + installed.body());
+        }
+        long before = ledgerSeats(t);
         byte[] body = LoadGenerator.BODY.getBytes(StandardCharsets.US_ASCII);
         for (int i = 0; i < hung; i++) {
             Socket s = new Socket();
@@ -526,14 +591,9 @@ public final class ServerBenchmark {
             out.flush();
             hungSockets.add(s);
         }
-        HttpRequest ledger = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + t.port() + "/__admin/ledger"))
-                .timeout(Duration.ofSeconds(10)).build();
         long deadline = System.nanoTime() + START_LIMIT.toNanos();
-        Pattern seats = Pattern.compile("\"seats\"\\s*:\\s*(\\d+)");
         while (System.nanoTime() < deadline) {
-            Matcher m = seats.matcher(http.send(ledger, HttpResponse.BodyHandlers.ofString()).body());
-            // The readiness probe was its own grant (and the plan hung it too, as its first POST).
-            if (m.find() && Long.parseLong(m.group(1)) >= hung) {
+            if (ledgerSeats(t) >= before + hung) {
                 say(hung + " connections hung after their commits");
                 return;
             }
@@ -646,6 +706,17 @@ public final class ServerBenchmark {
 
     /** Linux's USER_HZ: /proc reports CPU time in these ticks (100 on every mainstream kernel build). */
     private static final long TICKS_PER_SECOND = 100;
+
+    /** The CPU ticks of every started server but {@code measured}. */
+    private long othersCpuTicks(Target measured) {
+        long total = 0;
+        for (Target other : targets) {
+            if (other != measured) {
+                total += cpuTicks(other.process());
+            }
+        }
+        return total;
+    }
 
     /** User plus system CPU time of a process and its children, in ticks, from /proc/PID/stat. */
     private static long cpuTicks(Process p) {
