@@ -30,12 +30,14 @@ public record DbSpec(Kind kind, String jdbcUrl, String description, Path file) {
     /** The database engines the server can use. */
     public enum Kind { H2, POSTGRESQL }
 
-    // WRITE_DELAY=500 (H2's default) keeps MVStore's background thread, which compacts the file: with
-    // WRITE_DELAY=0 there is no such thread, nothing ever rewrites a chunk that still holds one live page, and
-    // the file grew by about 7 KB per grant without bound. Durability does not rest on this setting:
-    // JdbcSeatStore stores the file itself after every write (see its write method). LOCK_TIMEOUT lets concurrent
-    // claims wait for each other instead of failing.
-    private static final String H2_FILE_SETTINGS = ";WRITE_DELAY=500;LOCK_TIMEOUT=10000";
+    // A file must be compacted: MVStore never overwrites a page, and a chunk's space is reused only once none of
+    // its pages is live. Without compaction nothing rewrites a chunk that still holds one live page, and the file
+    // grew by about 7 KB per grant without bound. AUTO_COMPACT_FILL_RATE=0 switches H2's own compaction off,
+    // because it holds the store lock for up to seconds at a time; JdbcSeatStore compacts in small slices
+    // between group commits instead (see its compactSlice method). WRITE_DELAY=500 is H2's default.
+    // Durability does not rest on either setting: JdbcSeatStore stores the file itself after every write (see
+    // its write method). LOCK_TIMEOUT lets concurrent claims wait for each other instead of failing.
+    private static final String H2_FILE_SETTINGS = ";WRITE_DELAY=500;AUTO_COMPACT_FILL_RATE=0;LOCK_TIMEOUT=10000";
     private static final String H2_MEM_SETTINGS = ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000";
 
     @Override

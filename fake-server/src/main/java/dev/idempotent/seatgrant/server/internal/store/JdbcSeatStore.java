@@ -19,6 +19,8 @@ import java.util.concurrent.CompletableFuture;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.MVStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link SeatStore} over JDBC, one implementation for H2 and PostgreSQL: the SQL is the portable subset
@@ -39,6 +41,14 @@ public final class JdbcSeatStore implements SeatStore {
     private static final String UNIQUE_VIOLATION = "23505";
     private static final int MAX_DUPLICATE_GROUPS = 1000;
     private static final int WRITERS_POSTGRESQL = 4;
+    /** Compaction of an H2 file, see {@link #compactSlice()}: the live bytes one slice may rewrite. */
+    static final int COMPACT_SLICE_BYTES = 512 * 1024;
+    /** The writer compacts at most one slice this often. */
+    private static final long COMPACT_EVERY_NANOS = 50_000_000L;
+    /** Chunks this full (live bytes over written bytes, in percent) are left alone; H2's own default. */
+    private static final int COMPACT_FILL_RATE = 90;
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcSeatStore.class);
+
     /** The page cache of an H2 file store, in MB; see {@link #sizeH2Cache()}. */
     static final int H2_CACHE_MB = 64;
 
@@ -78,6 +88,8 @@ public final class JdbcSeatStore implements SeatStore {
      * stores the file before it returns.
      */
     private final MVStore h2File;
+    /** When the writer last compacted a slice of the H2 file ({@link System#nanoTime()}). */
+    private long lastCompaction = System.nanoTime() - COMPACT_EVERY_NANOS;
 
     private JdbcSeatStore(HikariDataSource pool, MVStore h2File, DbSpec.Kind kind, int maxConnections) {
         this.pool = pool;
@@ -194,13 +206,49 @@ public final class JdbcSeatStore implements SeatStore {
         return groups.submit(key, requestHash, seat, now);
     }
 
+    /** A writer's turn: one group of grants, answered, then (on an H2 file) one slice of compaction. */
+    private void runGroup(List<GroupCommit.Op> group) {
+        writeGroup(group);
+        compactSlice();
+    }
+
+    /**
+     * Rewrites the live pages of a few of the H2 file's oldest, emptiest chunks, so that their space can be
+     * reused; without that the file grows by about 7 KB per grant for as long as the server runs (see
+     * {@link DbSpec}). H2 can do this itself, on its background thread, but it does so holding the store lock,
+     * up to a quarter of its auto-commit memory per pass under load and all of it (some 15 MB of pages) after an
+     * idle spell, and every grant's store waited for it: 250 ms to 2 s on the build machine. So H2's is switched
+     * off ({@code AUTO_COMPACT_FILL_RATE=0}) and the writer does it here, between groups: at most
+     * {@link #COMPACT_SLICE_BYTES} of live pages every {@link #COMPACT_EVERY_NANOS}, only while the chunks are
+     * less than {@link #COMPACT_FILL_RATE}% live. A grant waits for at most one slice, and the rewritten pages
+     * reach the file with the next group's store. On H2 there is one writer thread, so only it touches
+     * {@link #lastCompaction}.
+     */
+    private void compactSlice() {
+        if (h2File == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (now - lastCompaction < COMPACT_EVERY_NANOS) {
+            return;
+        }
+        lastCompaction = now;
+        try {
+            h2File.compact(COMPACT_FILL_RATE, COMPACT_SLICE_BYTES);
+        } catch (RuntimeException e) {
+            // The grants are answered and in the file; a failed compaction costs space, not data, and a store
+            // that is really broken fails the next write.
+            LOG.warn("compacting the H2 file failed ({})", e.getClass().getSimpleName());
+        }
+    }
+
     /**
      * Writes one group of grants in one transaction. A key that already exists must not spoil the others: H2 undoes
      * just the failed statement, PostgreSQL aborts the whole transaction, so there each grant gets a savepoint. If
      * the group fails for any other reason (a deadlock between two PostgreSQL writers, say), it is rolled back
      * and every grant is retried in a transaction of its own, so one bad grant fails alone.
      */
-    private void runGroup(List<GroupCommit.Op> group) {
+    private void writeGroup(List<GroupCommit.Op> group) {
         boolean[] wrote = new boolean[group.size()];
         try {
             write(c -> {
@@ -575,8 +623,8 @@ public final class JdbcSeatStore implements SeatStore {
     /**
      * A transaction that may write, and whose changes are in the file when it returns. After the commit we ask
      * MVStore to store the file, waiting for its store lock ({@code MVStore.commit()}, which serializes and writes
-     * synchronously). That is not enough on its own: another thread (MVStore's background thread, kept for its
-     * compaction, see {@link DbSpec}, or any writer whose changes filled H2's buffer) may have started a store
+     * synchronously). That is not enough on its own: another thread (MVStore's background thread, which stores
+     * every {@code WRITE_DELAY}, see {@link DbSpec}, or any writer whose changes filled H2's buffer) may have started a store
      * that holds our change just before, and such a store hands its writing to H2's serialization and save
      * threads and returns; our store then finds nothing left to write. So we also wait, under the store lock, for
      * those two threads to finish what they were given ({@code executeFilestoreOperation}), and that call throws

@@ -19,8 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The default H2 file store keeps its file compact. Every grant rewrites one random leaf of the keys' index, and
  * the chunk that held the old leaf usually keeps a few live pages of the tables that only grow at their end, so
- * few chunks ever empty by themselves. Only MVStore's background thread rewrites such chunks; with
- * {@code WRITE_DELAY=0} that thread does not exist, and the file grew by about 7 KB per grant for ever.
+ * few chunks ever empty by themselves. Something must rewrite such chunks: the store's writer does, a slice at a
+ * time between group commits ({@code JdbcSeatStore.compactSlice}), with H2's own compaction switched off. With
+ * neither (as when the store opened files with {@code WRITE_DELAY=0}, which starts no H2 background thread) the
+ * file grew by about 7 KB per grant for ever.
  *
  * <p>The store is opened with the settings a file path gets, plus one change: {@code RETENTION_TIME=0}. H2
  * reuses a dead chunk's space only after the retention time (45 s by default, so a power loss finds the
@@ -32,10 +34,10 @@ class H2FileCompactionTest {
     private static final int IN_FLIGHT = 64;
     /**
      * What a grant may add to the file. The live rows and index entries of a grant take about 0.4 KB; with the
-     * background thread 25,000 grants left 0.7 to 0.8 KB each on this project's 2-core machine, idle or running
-     * a build beside the test, and without it 2.4 KB (and 7 KB under the default retention time). The thread
-     * wakes every 166 ms whatever the load, so a much faster machine fits more grants between two of its turns
-     * and may leave more per grant; the bound leaves it twice the room measured here.
+     * writer's compaction 25,000 grants left 0.7 to 0.8 KB each on this project's 2-core machine, and without any
+     * compaction 2.5 KB (and 7 KB under the default retention time). A slice is compacted at most every 50 ms, so
+     * a much faster machine fits more grants between two slices and may leave more per grant; the bound leaves it
+     * twice the room measured here.
      */
     private static final long MAX_BYTES_PER_GRANT = 1_536;
 
