@@ -82,7 +82,8 @@ class RequestTargetTest extends SharedServerTest {
 
     @Test
     void anAbsoluteFormAdminPathIsTheAdminApi() throws Exception {
-        RawConnection.Response r = exchange("GET " + absolute("/__admin/health") + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        RawConnection.Response r = exchange("GET " + absolute("/__admin/health")
+                + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
 
         assertEquals(200, r.status(), r.body());
         assertTrue(server.journal().isEmpty(), "the admin API is never journaled, in either form");

@@ -77,8 +77,8 @@ public final class LoadGenerator {
 
     /**
      * A fresh key. Random first, as a random UUID is: each grant lands on a random page of the server's key index.
-     * Or time first, as a UUIDv7 is (milliseconds, then a counter, then random bits): each grant lands at the
-     * index's right edge.
+     * Or time first, as a UUIDv7 is (milliseconds, then a counter, then random bits): each grant lands next to
+     * the one before it.
      */
     static String key(boolean timeOrdered, String prefix, long sequence) {
         long random = ThreadLocalRandom.current().nextLong();

@@ -280,8 +280,8 @@ public final class ServerBenchmark {
         goal("in memory >= 1.0x WireMock", median.get("mem"), wiremock, 1.0);
         if (wiremock != null && median.containsKey("file") && median.containsKey("file-ordered")) {
             Run ordered = median.get("file-ordered");
-            System.out.printf(Locale.ROOT, "- the same file store with time-ordered keys: %.2fx WireMock, %.2fx its rate"
-                    + " with random keys%n", ordered.perSecond() / wiremock.perSecond(),
+            System.out.printf(Locale.ROOT, "- the same file store with time-ordered keys: %.2fx WireMock,"
+                    + " %.2fx its rate with random keys%n", ordered.perSecond() / wiremock.perSecond(),
                     ordered.perSecond() / median.get("file").perSecond());
         }
         if (median.containsKey("file") && median.containsKey("file-big")) {

@@ -42,7 +42,7 @@ public final class JdbcSeatStore implements SeatStore {
     private static final int MAX_DUPLICATE_GROUPS = 1000;
     private static final int WRITERS_POSTGRESQL = 4;
     /** Compaction of an H2 file, see {@link #compactSlice()}: the live bytes one slice may rewrite. */
-    static final int COMPACT_SLICE_BYTES = 512 * 1024;
+    private static final int COMPACT_SLICE_BYTES = 512 * 1024;
     /** The writer compacts at most one slice this often. */
     private static final long COMPACT_EVERY_NANOS = 50_000_000L;
     /** Chunks this full (live bytes over written bytes, in percent) are left alone; H2's own default. */
@@ -624,9 +624,9 @@ public final class JdbcSeatStore implements SeatStore {
      * A transaction that may write, and whose changes are in the file when it returns. After the commit we ask
      * MVStore to store the file, waiting for its store lock ({@code MVStore.commit()}, which serializes and writes
      * synchronously). That is not enough on its own: another thread (MVStore's background thread, which stores
-     * every {@code WRITE_DELAY}, see {@link DbSpec}, or any writer whose changes filled H2's buffer) may have started a store
-     * that holds our change just before, and such a store hands its writing to H2's serialization and save
-     * threads and returns; our store then finds nothing left to write. So we also wait, under the store lock, for
+     * every {@code WRITE_DELAY}, see {@link DbSpec}, or any writer whose changes filled H2's buffer) may have
+     * started a store that holds our change just before, and such a store hands its writing to H2's
+     * serialization and save threads and returns; our store then finds nothing left to write. So we also wait, under the store lock, for
      * those two threads to finish what they were given ({@code executeFilestoreOperation}), and that call throws
      * if one of them failed, where H2 would otherwise only have recorded the failure. When this method returns
      * normally, the change is in the file, however the stores interleaved. This is also the group commit: the
