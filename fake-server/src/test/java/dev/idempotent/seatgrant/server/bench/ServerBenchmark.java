@@ -215,7 +215,7 @@ public final class ServerBenchmark {
                 long othersBefore = othersCpuTicks(t);
                 long started = System.nanoTime();
                 Run r = load(t, seconds, "r" + round);
-                // The idle servers are not quite idle (an H2 file store compacts after its load stops); what they
+                // The idle servers are not always idle (a JIT still compiling, H2's background work); what they
                 // took from the two cores while this one was measured is printed beside its numbers.
                 double othersCores = (othersCpuTicks(t) - othersBefore) / (double) TICKS_PER_SECOND
                         / ((System.nanoTime() - started) / 1e9);

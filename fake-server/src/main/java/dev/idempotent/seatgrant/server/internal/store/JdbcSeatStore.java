@@ -45,7 +45,7 @@ public final class JdbcSeatStore implements SeatStore {
     private static final int COMPACT_SLICE_BYTES = 512 * 1024;
     /** The writer compacts at most one slice this often. */
     private static final long COMPACT_EVERY_NANOS = 50_000_000L;
-    /** Chunks this full (live bytes over written bytes, in percent) are left alone; H2's own default. */
+    /** A slice runs only while the file's chunks as a whole are less live than this (percent); H2's default. */
     private static final int COMPACT_FILL_RATE = 90;
     private static final Logger LOG = LoggerFactory.getLogger(JdbcSeatStore.class);
 
@@ -219,8 +219,9 @@ public final class JdbcSeatStore implements SeatStore {
      * up to a quarter of its auto-commit memory per pass under load and all of it (some 15 MB of pages) after an
      * idle spell, and every grant's store waited for it: 250 ms to 2 s on the build machine. So H2's is switched
      * off ({@code AUTO_COMPACT_FILL_RATE=0}) and the writer does it here, between groups: at most
-     * {@link #COMPACT_SLICE_BYTES} of live pages every {@link #COMPACT_EVERY_NANOS}, only while the chunks are
-     * less than {@link #COMPACT_FILL_RATE}% live. A grant waits for at most one slice, and the rewritten pages
+     * {@link #COMPACT_SLICE_BYTES} of live pages every {@link #COMPACT_EVERY_NANOS}, and only while the file's
+     * chunks as a whole are less than {@link #COMPACT_FILL_RATE}% live. H2 picks the chunks: those older than its
+     * retention time, emptiest and oldest first. A grant waits for at most one slice, and the rewritten pages
      * reach the file with the next group's store. On H2 there is one writer thread, so only it touches
      * {@link #lastCompaction}.
      */
@@ -236,8 +237,8 @@ public final class JdbcSeatStore implements SeatStore {
         try {
             h2File.compact(COMPACT_FILL_RATE, COMPACT_SLICE_BYTES);
         } catch (RuntimeException e) {
-            // The grants are answered and in the file; a failed compaction costs space, not data, and a store
-            // that is really broken fails the next write.
+            // The grants are answered and in the file. If the rewrite failed inside H2, H2 has closed the store
+            // and the next write fails with it; if not, all that is lost is a slice of space.
             LOG.warn("compacting the H2 file failed ({})", e.getClass().getSimpleName());
         }
     }

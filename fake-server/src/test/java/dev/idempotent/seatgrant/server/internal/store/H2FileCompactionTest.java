@@ -64,8 +64,7 @@ class H2FileCompactionTest {
                 }
             }
             assertEquals(GRANTS, store.ledger().seats());
-            // Measured while the store is open: closing compacts the file once, which a server that runs for
-            // days never does.
+            // Measured while the store is open, as a server that runs for days is.
             long size = Files.size(dir.resolve("seats.mv.db"));
             assertTrue(size <= GRANTS * MAX_BYTES_PER_GRANT, () -> String.format(Locale.ROOT,
                     "%,d grants left a file of %,d bytes (%,d per grant)", GRANTS, size, size / GRANTS));
