@@ -682,8 +682,10 @@ public final class ServerBenchmark {
             }
         }
         for (Target t : targets) {
-            t.process().descendants().forEach(ProcessHandle::destroyForcibly);
+            // The parent first: an nginx master whose worker is killed starts a new one, which then outlives it.
+            List<ProcessHandle> children = t.process().descendants().toList();
             t.process().destroyForcibly();
+            children.forEach(ProcessHandle::destroyForcibly);
         }
     }
 
