@@ -569,10 +569,9 @@ public final class ServerBenchmark {
      * each send one, and waits for their seats.
      */
     private void hang(Target t) throws Exception {
-        String admin = "http://127.0.0.1:" + t.port() + "/__admin/";
         String plan = "{\"rules\": [{\"method\": \"POST\", \"path\": \"/v1/seats\", \"fault\": \"hang-after-commit\","
                 + " \"times\": " + hung + ", \"delayMs\": " + FaultRule.MAX_DELAY_MS + "}]}";
-        HttpResponse<String> installed = http.send(HttpRequest.newBuilder(URI.create(admin + "faults"))
+        HttpResponse<String> installed = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + t.port() + "/__admin/faults"))
                 .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(plan)).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (installed.statusCode() != 200) {
