@@ -71,7 +71,7 @@ public final class FakeSeatServer implements AutoCloseable {
         try {
             HttpEngine engine = HttpEngine.start(config.host(), config.port(),
                     new HttpSettings(config.headerTimeout(), config.bodyTimeout(), config.idleTimeout(),
-                            config.maxConnections()),
+                            config.maxConnections(), config.clock()),
                     SeatRoutes.withAdmin(core, config.basePath()));
             return new FakeSeatServer(config, core, engine, spec.description());
         } catch (RuntimeException e) {

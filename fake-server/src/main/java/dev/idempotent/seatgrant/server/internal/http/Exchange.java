@@ -3,6 +3,7 @@ package dev.idempotent.seatgrant.server.internal.http;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.util.ReferenceCountUtil;
 import java.net.SocketAddress;
+import java.time.Instant;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
@@ -17,16 +18,22 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Exchange {
 
-    /** Told, on the event loop, whether an answer reached the socket: the hook a journal settles its entry by. */
+    /** Told, on the event loop, whether and when an answer reached the socket: the hook a journal settles by. */
     @FunctionalInterface
     public interface Written {
-        void written(boolean sent);
+        /**
+         * @param answeredMs milliseconds from the request's first byte ({@link #firstByteAt()}) until the whole
+         *                   answer reached the socket, by the server's clock, never negative; null when it did not
+         *                   reach it (the connection broke or was gone)
+         */
+        void written(Long answeredMs);
     }
 
-    private static final Written NOBODY = sent -> { };
+    private static final Written NOBODY = answeredMs -> { };
 
     private final HttpConnection connection;
     private final FullHttpRequest request;
+    private final Instant firstByte;
     private final String method;
     private final String path;
     private final UriParts uri;
@@ -36,19 +43,29 @@ public final class Exchange {
     private boolean released;
 
     /**
-     * @param request  the whole request, owned by this exchange from now on; null for a request refused before
-     *                 it was whole
-     * @param uri      the parsed target; null when its query is not validly encoded ({@code badQuery} says why)
+     * @param request   the whole request, owned by this exchange from now on; null for a request refused before
+     *                  it was whole
+     * @param firstByte when the server read the request's first byte
+     * @param uri       the parsed target; null when its query is not validly encoded ({@code badQuery} says why)
      */
-    Exchange(HttpConnection connection, FullHttpRequest request, String method, String path, UriParts uri,
-             UriParts.Invalid badQuery, boolean keepAlive) {
+    Exchange(HttpConnection connection, FullHttpRequest request, Instant firstByte, String method, String path,
+             UriParts uri, UriParts.Invalid badQuery, boolean keepAlive) {
         this.connection = connection;
         this.request = request;
+        this.firstByte = firstByte;
         this.method = method;
         this.path = path;
         this.uri = uri;
         this.badQuery = badQuery;
         this.keepAlive = keepAlive;
+    }
+
+    /**
+     * When the server read the request's first byte, by the server's clock: before its head and body were whole,
+     * and, for a pipelined request that came in the same read as the one before it, before that one was answered.
+     */
+    public Instant firstByteAt() {
+        return firstByte;
     }
 
     /** The request method, as sent ({@code POST}). */
@@ -127,7 +144,7 @@ public final class Exchange {
     public void answer(Reply reply, Written written) {
         onLoop(() -> {
             end();
-            connection.write(reply, keepAlive, written);
+            connection.write(reply, keepAlive, firstByte, written);
         });
     }
 

@@ -10,6 +10,8 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.EventExecutor;
 import java.net.SocketAddress;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.TimeUnit;
@@ -36,9 +38,13 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(LogSafe.REQUEST_LOG);
 
+    /** A whole request (or the refusal standing in for one) and when the server read its first byte. */
+    private record Arrival(Object msg, Instant firstByte) { }
+
     private final Routes routes;
     private final ConnectionGuard guard;
-    private final Deque<Object> queue = new ArrayDeque<>();
+    private final FirstByteClock firstBytes;
+    private final Deque<Arrival> queue = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     /** The exchange being served, until the next starts; null before the first. */
     private Exchange current;
@@ -48,9 +54,10 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     /** A {@code 100 Continue} held back until the requests before its own are answered; null for none. */
     private Object owedContinue;
 
-    HttpConnection(Routes routes, ConnectionGuard guard) {
+    HttpConnection(Routes routes, ConnectionGuard guard, FirstByteClock firstBytes) {
         this.routes = routes;
         this.guard = guard;
+        this.firstBytes = firstBytes;
     }
 
     @Override
@@ -63,11 +70,12 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
         // The aggregator hands on one message at a time, so this is the request a held-back 100 was for: its body
         // came without waiting for it, and a 100 now would only arrive after its answer's turn has begun.
         forgetContinue();
+        Instant firstByte = firstBytes.take();
         if (closing) {
             ReferenceCountUtil.release(msg);
             return;
         }
-        queue.add(msg);
+        queue.add(new Arrival(msg, firstByte));
         // Backpressure: no more reads while requests wait; reads resume when the queue is empty again.
         context.channel().config().setAutoRead(false);
         if (!busy) {
@@ -107,8 +115,8 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
 
     /** Starts the next queued request, or, with none left, goes back to reading. */
     private void next() {
-        Object msg = queue.poll();
-        if (msg == null || closing) {
+        Arrival arrival = queue.poll();
+        if (arrival == null || closing) {
             busy = false;
             guard.working(false);
             if (inputClosed && !closing) {
@@ -128,19 +136,20 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
         }
         busy = true;
         guard.working(true);
+        Object msg = arrival.msg();
         if (msg instanceof Refusal refusal) {
-            refuse(refusal);
+            refuse(refusal, arrival.firstByte());
         } else if (((FullHttpRequest) msg).decoderResult().isFailure()) {
             ReferenceCountUtil.release(msg);
             // A request cut short (its client shut down mid-body): never served, whatever its bytes so far say.
             refuse(new Refusal(400, "malformed-request", "the request ended before its body was complete",
-                    null, null));
+                    null, null), arrival.firstByte());
         } else {
-            serve((FullHttpRequest) msg);
+            serve((FullHttpRequest) msg, arrival.firstByte());
         }
     }
 
-    private void serve(FullHttpRequest request) {
+    private void serve(FullHttpRequest request, Instant firstByte) {
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         String method = request.method().name();
         String path = null;
@@ -155,14 +164,14 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
                 if (e.inPath()) {
                     // The path cannot be named, so no route can journal or log this request by it.
                     ReferenceCountUtil.release(request);
-                    write(Problems.problem(400, "invalid-path", e.getMessage()), keepAlive, null);
+                    write(Problems.problem(400, "invalid-path", e.getMessage()), keepAlive, firstByte, null);
                     return;
                 }
                 String origin = UriParts.originForm(request.uri());
                 path = UriParts.parse(origin.substring(0, origin.indexOf('?'))).path();
                 badQuery = e;
             }
-            exchange = new Exchange(this, request, method, path, uri, badQuery, keepAlive);
+            exchange = new Exchange(this, request, firstByte, method, path, uri, badQuery, keepAlive);
             current = exchange;
             routes.serve(exchange);
         } catch (RuntimeException | UriParts.Invalid e) {
@@ -171,10 +180,10 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
                     path == null ? "(path unread)" : routes.loggablePath(path), LogSafe.describe(e));
             if (exchange == null) {
                 ReferenceCountUtil.release(request);
-                write(internalError(), false, null);
+                write(internalError(), false, firstByte, null);
             } else if (!exchange.ended()) {
                 exchange.end();
-                write(internalError(), false, null);
+                write(internalError(), false, firstByte, null);
             }
         }
     }
@@ -184,7 +193,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** Answers a request refused before it was whole: through the routes when its target can be read. */
-    private void refuse(Refusal refusal) {
+    private void refuse(Refusal refusal, Instant firstByte) {
         Reply reply = Problems.problem(refusal.status(), refusal.slug(), refusal.detail());
         if (refusal.uri() != null) {
             UriParts uri;
@@ -194,13 +203,13 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
                 uri = null;
             }
             if (uri != null) {
-                current = new Exchange(this, null, refusal.method(), uri.path(), uri, null, false);
+                current = new Exchange(this, null, firstByte, refusal.method(), uri.path(), uri, null, false);
                 routes.refused(current, reply);
                 return;
             }
         }
         // Its target cannot be read, so no route can name it.
-        write(reply, false, null);
+        write(reply, false, firstByte, null);
     }
 
     /** True when a {@code 100 Continue} for the request being read now would be the next response on the wire. */
@@ -227,9 +236,9 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
 
     private void drop() {
         forgetContinue();
-        Object msg;
-        while ((msg = queue.poll()) != null) {
-            ReferenceCountUtil.release(msg);
+        Arrival arrival;
+        while ((arrival = queue.poll()) != null) {
+            ReferenceCountUtil.release(arrival.msg());
         }
     }
 
@@ -244,13 +253,14 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Writes the answer to the current request, tells {@code written} (nullable) whether it reached the socket,
-     * then either closes the connection or moves on to the next queued request.
+     * Writes the answer to the current request, whose first byte was read at {@code firstByte}, tells
+     * {@code written} (nullable) whether and when it reached the socket, then either closes the connection or
+     * moves on to the next queued request.
      */
-    void write(Reply reply, boolean keepAlive, Exchange.Written written) {
+    void write(Reply reply, boolean keepAlive, Instant firstByte, Exchange.Written written) {
         if (!ctx.channel().isActive()) {
             if (written != null) {
-                written.written(false);
+                written.written(null);
             }
             return;
         }
@@ -258,7 +268,9 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(reply.toResponse(keepAlive)).addListener((ChannelFutureListener) f -> {
             guard.writing(false);
             if (written != null) {
-                written.written(f.isSuccess());
+                // Never negative, though an injected clock may be set back meanwhile.
+                written.written(f.isSuccess()
+                        ? Math.max(0, Duration.between(firstByte, firstBytes.now()).toMillis()) : null);
             }
             if (!f.isSuccess()) {
                 closing = true;

@@ -24,10 +24,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>This is the connection layer: whatever {@link Routes} sit behind it (the seat API, a proxy, the admin API
  * in front of either), each connection's pipeline is {@link ConnectionGuard} (deadlines, lingering close),
- * Netty's codec, {@link RequestGate} (refusals from the head), {@link BodyLimitAggregator}, then
- * {@link HttpConnection} (one request at a time, answered in order, through the routes). Beyond
- * {@link HttpSettings#maxConnections()} open connections a new one is accepted and closed at once, with one log
- * line a minute at most.
+ * {@link FirstByteClock} (when each request began), Netty's codec, {@link RequestGate} (refusals from the head),
+ * {@link BodyLimitAggregator}, then {@link HttpConnection} (one request at a time, answered in order, through the
+ * routes). Beyond {@link HttpSettings#maxConnections()} open connections a new one is accepted and closed at once,
+ * with one log line a minute at most.
  *
  * <p>Not thread-safe to start and close concurrently; {@link #close()} is idempotent.
  */
@@ -83,11 +83,13 @@ public final class HttpEngine implements AutoCloseable {
                             return;
                         }
                         ConnectionGuard guard = new ConnectionGuard(settings);
-                        HttpConnection connection = new HttpConnection(routes, guard);
+                        FirstByteClock firstBytes = new FirstByteClock(settings.clock());
+                        HttpConnection connection = new HttpConnection(routes, guard, firstBytes);
                         ch.pipeline()
                                 .addLast("guard", guard)
+                                .addLast("first-bytes", firstBytes)
                                 .addLast("codec", new HttpServerCodec(8192, 16 * 1024, 8192))
-                                .addLast("gate", new RequestGate(guard))
+                                .addLast("gate", new RequestGate(guard, firstBytes))
                                 .addLast("aggregate", new BodyLimitAggregator(connection))
                                 .addLast("connection", connection);
                     }

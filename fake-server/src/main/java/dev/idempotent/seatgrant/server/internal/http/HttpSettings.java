@@ -1,6 +1,8 @@
 package dev.idempotent.seatgrant.server.internal.http;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * The connection layer's own settings, the same whatever routes sit behind it.
@@ -10,10 +12,14 @@ import java.time.Duration;
  * @param idleTimeout    how long a kept-alive connection may sit with no request, or a response may take to
  *                       write; then close
  * @param maxConnections open connections beyond this are accepted and closed at once
+ * @param clock          what a request's first byte and its answer are timed by ({@link Exchange#firstByteAt()},
+ *                       {@link Exchange.Written}): the server's clock, so a test that injects one sees its times
  */
-public record HttpSettings(Duration headerTimeout, Duration bodyTimeout, Duration idleTimeout, int maxConnections) {
+public record HttpSettings(Duration headerTimeout, Duration bodyTimeout, Duration idleTimeout, int maxConnections,
+                           Clock clock) {
 
     public HttpSettings {
+        Objects.requireNonNull(clock, "clock");
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections must be at least 1");
         }

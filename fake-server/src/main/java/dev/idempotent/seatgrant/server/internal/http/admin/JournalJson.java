@@ -32,6 +32,7 @@ final class JournalJson {
             item.put("seatId", e.seatId());
             item.put("status", e.status());
             item.put("sent", e.sent());
+            item.put("answeredMs", e.answeredMs());
         }
         return node;
     }

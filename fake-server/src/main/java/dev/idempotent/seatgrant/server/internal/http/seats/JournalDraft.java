@@ -30,7 +30,7 @@ record JournalDraft(Instant at, String method, String path, String key, String w
 
     JournalEntry entry(int attempt, Fault fault, boolean committed, String seatId, Integer status) {
         return new JournalEntry(0, at, method, path, key, workspaceId, userId, attempt,
-                fault == null ? null : fault.wireName(), committed, seatId, status, false);
+                fault == null ? null : fault.wireName(), committed, seatId, status, false, null);
     }
 
     /** The path as a log line may show it. */

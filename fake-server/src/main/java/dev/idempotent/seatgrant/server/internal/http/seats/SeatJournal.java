@@ -31,7 +31,7 @@ final class SeatJournal {
     /** Journals the answer ({@code fault} nullable: none), then writes it. */
     void answer(Exchange exchange, JournalDraft draft, int attempt, Reply reply, Fault fault) {
         long seq = record(draft, draft.entry(attempt, fault, reply.committed(), reply.seatId(), reply.status()), false);
-        exchange.answer(reply, sent -> journal.settle(seq, sent));
+        exchange.answer(reply, answeredMs -> journal.settle(seq, answeredMs));
     }
 
     /** Journals a fault that replaced the answer: nothing will be written, so the entry is settled at once. */

@@ -14,7 +14,6 @@ import dev.idempotent.seatgrant.server.internal.http.admin.AdminRoutes;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -59,10 +58,10 @@ public final class SeatRoutes implements Routes {
 
     @Override
     public void serve(Exchange exchange) {
-        Instant at = core.clock().instant();
         String path = exchange.path();
         String apiPath = apiPath(path);
-        JournalDraft draft = JournalDraft.of(at, exchange.method(), apiPath == null ? path : apiPath, apiPath == null);
+        JournalDraft draft = JournalDraft.of(exchange.firstByteAt(), exchange.method(),
+                apiPath == null ? path : apiPath, apiPath == null);
         UriParts uri;
         try {
             uri = exchange.uri();
@@ -87,7 +86,7 @@ public final class SeatRoutes implements Routes {
             exchange.answer(problem);
             return;
         }
-        journal.answer(exchange, JournalDraft.of(core.clock().instant(), exchange.method(), apiPath, false), problem);
+        journal.answer(exchange, JournalDraft.of(exchange.firstByteAt(), exchange.method(), apiPath, false), problem);
     }
 
     /** Never the base path, which may hold a secret-looking token. */
