@@ -7,13 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,34 +23,13 @@ class JournalTimingTest {
     private static final Instant T0 = Instant.parse("2026-05-06T07:08:09.100Z");
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-    /** A clock the test sets, counting the server's reads of it, so the test knows when bytes were read. */
-    private static final class CountingClock extends Clock {
-        private final MutableClock time = new MutableClock(T0);
-        private final AtomicInteger reads = new AtomicInteger();
-
-        @Override
-        public Instant instant() {
-            reads.incrementAndGet();
-            return time.instant();
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException("tests use UTC");
-        }
-
-        /** Sends {@code part}, waits until the server has read it (it reads the clock on every read), then moves on. */
-        void sendThenAdvance(RawConnection c, String part, Duration by) throws Exception {
-            int before = reads.get();
-            c.send(part);
-            Await.until(WAIT, "the server to read the part", () -> reads.get() > before);
-            time.advance(by);
-        }
+    /** Sends {@code part}, waits until the server has read it (it reads its clock on every read), then moves on. */
+    private static void sendThenAdvance(MutableClock clock, RawConnection c, String part, Duration by)
+            throws Exception {
+        int before = clock.reads();
+        c.send(part);
+        Await.until(WAIT, "the server to read the part", () -> clock.reads() > before);
+        clock.advance(by);
     }
 
     private FakeSeatServer server;
@@ -74,13 +49,13 @@ class JournalTimingTest {
 
     @Test
     void aRequestWhoseHeadAndBodyArriveSlowlyIsTimedFromItsFirstByte() throws Exception {
-        CountingClock clock = new CountingClock();
+        MutableClock clock = new MutableClock(T0);
         server = FakeSeatServer.start(ServerConfig.builder().clock(clock).build());
         String post = Wire.seatPost("slow-1", Http.BODY);
         int body = post.indexOf("\r\n\r\n") + 4;
         try (RawConnection c = new RawConnection(server.baseUri(), 10_000)) {
-            clock.sendThenAdvance(c, post.substring(0, 10), Duration.ofSeconds(2));
-            clock.sendThenAdvance(c, post.substring(10, body), Duration.ofSeconds(3));
+            sendThenAdvance(clock, c, post.substring(0, 10), Duration.ofSeconds(2));
+            sendThenAdvance(clock, c, post.substring(10, body), Duration.ofSeconds(3));
             c.send(post.substring(body));
             assertEquals(201, c.read().status());
         }
@@ -96,14 +71,14 @@ class JournalTimingTest {
 
     @Test
     void aPipelinedRequestLeftHalfReadIsTimedFromTheReadThatBroughtItsFirstByte() throws Exception {
-        CountingClock clock = new CountingClock();
+        MutableClock clock = new MutableClock(T0);
         server = FakeSeatServer.start(ServerConfig.builder().clock(clock).build());
         String second = Wire.seatPost("half-2", Http.BODY);
         try (RawConnection c = new RawConnection(server.baseUri(), 10_000)) {
             // One write: a whole request and the first bytes of the next one.
             c.send(Wire.seatPost("half-1", Http.BODY) + second.substring(0, 20));
             assertEquals(201, c.read().status());
-            clock.time.advance(Duration.ofSeconds(4));
+            clock.advance(Duration.ofSeconds(4));
             c.send(second.substring(20));
             assertEquals(201, c.read().status());
         }
