@@ -254,7 +254,8 @@ final class Trial implements AutoCloseable {
     List<JournalEntry> posts() {
         List<JournalEntry> all = server.journal().stream()
                 .filter(e -> e.method().equals("POST") && e.path().equals(SEATS) && !outsideBasePath(e))
-                .sorted(Comparator.comparing(JournalEntry::at))
+                // Arrival order; pipelined requests read together share a first-byte time, and seq breaks the tie.
+                .sorted(Comparator.comparing(JournalEntry::at).thenComparingLong(JournalEntry::seq))
                 .toList();
         return all.subList(Math.min(ownRequests, all.size()), all.size());
     }
