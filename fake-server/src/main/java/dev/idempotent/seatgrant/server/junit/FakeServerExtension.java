@@ -113,9 +113,9 @@ public final class FakeServerExtension
     @Override
     public synchronized void beforeEach(ExtensionContext context) {
         if (activeTest != null) {
-            throw new ExtensionConfigurationException("FakeServerExtension in a static field serves one test at a "
-                    + "time, and " + context.getDisplayName() + " started while another test was using its server; "
-                    + "use an instance field (a server per test) or run this class's tests one at a time");
+            throw new ExtensionConfigurationException("a FakeServerExtension with one server per class (a static "
+                    + "field) serves one test at a time, and " + context.getDisplayName() + " started while another "
+                    + "test was using it; use an instance field (a server per test) or run these tests one at a time");
         }
         activeTest = context.getUniqueId();
         if (containers == 0) {

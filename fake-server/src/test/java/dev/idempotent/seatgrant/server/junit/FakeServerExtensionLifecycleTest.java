@@ -80,7 +80,8 @@ class FakeServerExtensionLifecycleTest {
         results.testEvents().assertStatistics(stats -> stats.started(2).succeeded(1).failed(1));
         Throwable refused = failures(results).get(0);
         assertTrue(refused instanceof ExtensionConfigurationException, String.valueOf(refused));
-        assertTrue(refused.getMessage().startsWith("FakeServerExtension in a static field serves one test at a time,"),
+        assertTrue(refused.getMessage().startsWith(
+                "a FakeServerExtension with one server per class (a static field) serves one test at a time, and "),
                 refused.getMessage());
         assertEquals(1, ConcurrentOnOneServer.STARTER.started().size());
         assertEquals(1, ConcurrentOnOneServer.STARTER.closed(), "the refused test did not close the other's server");
