@@ -16,7 +16,7 @@ class DuplicatesMessageTest {
     private static JournalEntry entry(long seq, String key, int attempt, String fault, boolean committed,
                                       String seatId, Integer status, boolean sent) {
         return new JournalEntry(seq, Instant.EPOCH, "POST", "/v1/seats", key, "ws_1", "user_1", attempt, fault,
-                committed, seatId, status, sent);
+                committed, seatId, status, sent, sent ? 0L : null);
     }
 
     @Test
@@ -34,7 +34,7 @@ class DuplicatesMessageTest {
                 "a request refused before the fault plan has no attempt number");
         assertEquals("#6 GET /v1/seats, attempt 1, no key: wrote nothing; answered 200",
                 DuplicatesMessage.request(new JournalEntry(6, Instant.EPOCH, "GET", "/v1/seats", null, "ws_1",
-                        "user_1", 1, null, false, null, 200, true)));
+                        "user_1", 1, null, false, null, 200, true, 0L)));
     }
 
     @Test
