@@ -243,8 +243,9 @@ public final class PacketVariant {
                 + " `handout/starter` and run `score.sh` to see a calibrated hand-in as this handout shows it. Its"
                 + " scores are in `docs/packets/" + spec.packet() + "/samples/NAME/expected.json`.\n"
                 + "- `mapping.tsv`: every name of the packet and its name here; `score.sh` uses it.\n\n"
-                + "Score with the packet's own sheet (`docs/packets/" + spec.packet() + "/interviewer-sheet.md`):\n\n"
-                + "```sh\ndocs/packets/" + spec.packet() + "/score.sh PATH/TO/PATCHED/starter THIS_FOLDER/..\n```\n\n"
+                + "Score with the packet's own sheet (`docs/packets/" + spec.packet() + "/interviewer-sheet.md`), passing"
+                + " the folder that holds `handout/` and this folder:\n\n"
+                + "```sh\ndocs/packets/" + spec.packet() + "/score.sh PATH/TO/PATCHED/starter PATH/TO/THAT/FOLDER\n```\n\n"
                 + "| in the packet | in this handout |\n| --- | --- |\n" + names
                 + "\nThe event in this handout is `" + slots.getOrDefault("eventname", "-") + "`.\n";
     }
@@ -588,8 +589,8 @@ public final class PacketVariant {
 
         private String java(String path, String text, boolean strict) {
             StringBuilder stripped = new StringBuilder();
-            for (String[] seg : lex(text)) {
-                stripped.append(seg[0].equals("comment") ? String.valueOf(GONE) : seg[1]);
+            for (Piece piece : lex(text)) {
+                stripped.append(piece.kind() == Piece.Kind.COMMENT ? String.valueOf(GONE) : piece.text());
             }
             List<String> lines = cleanLines(stripped.toString());
             List<Integer> mine = new ArrayList<>();
@@ -631,13 +632,14 @@ public final class PacketVariant {
         /** Renames a Java source's code and literals (and, when asked, its comments) by {@code mapping}. */
         static String renameJava(String text, Mapping mapping, boolean comments) {
             StringBuilder out = new StringBuilder();
-            for (String[] seg : lex(text)) {
-                switch (seg[0]) {
-                    case "code" -> out.append(mapping.renameTerms(seg[1]));
-                    case "comment" -> out.append(comments ? mapping.renameTerms(seg[1]) : seg[1]);
-                    default -> {
-                        String quote = seg[1].startsWith("\"\"\"") ? "\"\"\"" : seg[1].substring(0, 1);
-                        String content = seg[1].substring(quote.length(), seg[1].length() - quote.length());
+            for (Piece piece : lex(text)) {
+                String code = piece.text();
+                switch (piece.kind()) {
+                    case CODE -> out.append(mapping.renameTerms(code));
+                    case COMMENT -> out.append(comments ? mapping.renameTerms(code) : code);
+                    case LITERAL -> {
+                        String quote = code.startsWith("\"\"\"") ? "\"\"\"" : code.substring(0, 1);
+                        String content = code.substring(quote.length(), code.length() - quote.length());
                         String replaced = mapping.literals().get(content);
                         out.append(quote).append(replaced != null ? replaced : mapping.renameTerms(content)).append(quote);
                     }
@@ -754,11 +756,14 @@ public final class PacketVariant {
             return lines;
         }
 
-        /**
-         * A Java source cut into pieces: {@code {"code"|"comment"|"literal", text}}; a literal keeps its quotes.
-         */
-        static List<String[]> lex(String source) {
-            List<String[]> out = new ArrayList<>();
+        /** A piece of Java source as written: a literal keeps its quotes, a comment its markers. */
+        record Piece(Kind kind, String text) {
+            enum Kind { CODE, COMMENT, LITERAL }
+        }
+
+        /** A Java source cut into code, comments and literals; joining the pieces gives the source back. */
+        static List<Piece> lex(String source) {
+            List<Piece> out = new ArrayList<>();
             int start = 0;
             int i = 0;
             int n = source.length();
@@ -766,35 +771,35 @@ public final class PacketVariant {
                 char c = source.charAt(i);
                 char next = i + 1 < n ? source.charAt(i + 1) : '\0';
                 int stop;
-                String kind;
+                Piece.Kind kind;
                 if (c == '/' && (next == '/' || next == '*')) {
                     int end = next == '/' ? source.indexOf('\n', i) : source.indexOf("*/", i + 2);
                     stop = end < 0 ? n : next == '/' ? end : end + 2;
-                    kind = "comment";
+                    kind = Piece.Kind.COMMENT;
                 } else if (source.startsWith("\"\"\"", i)) {
                     int end = source.indexOf("\"\"\"", i + 3);
                     stop = end < 0 ? n : end + 3;
-                    kind = "literal";
+                    kind = Piece.Kind.LITERAL;
                 } else if (c == '"' || c == '\'') {
                     int j = i + 1;
                     while (j < n && source.charAt(j) != c && source.charAt(j) != '\n') {
                         j += source.charAt(j) == '\\' ? 2 : 1;
                     }
                     stop = Math.min(n, j + 1);
-                    kind = "literal";
+                    kind = Piece.Kind.LITERAL;
                 } else {
                     i++;
                     continue;
                 }
                 if (i > start) {
-                    out.add(new String[] {"code", source.substring(start, i)});
+                    out.add(new Piece(Piece.Kind.CODE, source.substring(start, i)));
                 }
-                out.add(new String[] {kind, source.substring(i, stop)});
+                out.add(new Piece(kind, source.substring(i, stop)));
                 i = stop;
                 start = stop;
             }
             if (start < n) {
-                out.add(new String[] {"code", source.substring(start)});
+                out.add(new Piece(Piece.Kind.CODE, source.substring(start)));
             }
             return out;
         }
