@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -30,52 +29,14 @@ public final class JavaSource {
     private JavaSource() {
     }
 
-    /** The source cut into code, comments and literals, in order; joining the texts gives the source back. */
+    /**
+     * The source cut into code, comments and literals, in order; joining the texts gives the source back. The
+     * lexer is the handout generator's, which must stay a single file, so there is one Java lexer in the project.
+     */
     public static List<Segment> segments(String source) {
-        List<Segment> out = new ArrayList<>();
-        StringBuilder code = new StringBuilder();
-        int i = 0;
-        int n = source.length();
-        while (i < n) {
-            char c = source.charAt(i);
-            char next = i + 1 < n ? source.charAt(i + 1) : '\0';
-            int stop;
-            Kind kind;
-            if (c == '/' && next == '/') {
-                int end = source.indexOf('\n', i);
-                stop = end < 0 ? n : end;
-                kind = Kind.COMMENT;
-            } else if (c == '/' && next == '*') {
-                int end = source.indexOf("*/", i + 2);
-                stop = end < 0 ? n : end + 2;
-                kind = Kind.COMMENT;
-            } else if (source.startsWith("\"\"\"", i)) {
-                int end = source.indexOf("\"\"\"", i + 3);
-                stop = end < 0 ? n : end + 3;
-                kind = Kind.LITERAL;
-            } else if (c == '"' || c == '\'') {
-                int j = i + 1;
-                while (j < n && source.charAt(j) != c && source.charAt(j) != '\n') {
-                    j += source.charAt(j) == '\\' ? 2 : 1;
-                }
-                stop = Math.min(n, j + 1);
-                kind = Kind.LITERAL;
-            } else {
-                code.append(c);
-                i++;
-                continue;
-            }
-            if (code.length() > 0) {
-                out.add(new Segment(Kind.CODE, code.toString()));
-                code.setLength(0);
-            }
-            out.add(new Segment(kind, source.substring(i, stop)));
-            i = stop;
-        }
-        if (code.length() > 0) {
-            out.add(new Segment(Kind.CODE, code.toString()));
-        }
-        return out;
+        return PacketVariant.Transform.lex(source).stream()
+                .map(piece -> new Segment(Kind.valueOf(piece.kind().name()), piece.text()))
+                .toList();
     }
 
     /** The source with comments, trailing whitespace and blank lines removed. */

@@ -48,7 +48,8 @@ import java.util.stream.Stream;
  * pieces are single words and short phrases with choices ({@code {{a|b}}}) and slots ({@code ${name}}), so a
  * composed name or a run of six words never stands in this file as it stands in a handout.
  * {@code HandoutLeakTest} checks that for every name and six-word run any secret can produce, and runs the
- * definition's own extractor over handouts from many secrets (see {@code docs/README.md}, "Handouts").
+ * definition's own extractor over handouts from many secrets ({@code docs/README.md}, "Handouts that cannot be
+ * searched back", states the definition).
  *
  * <p>The number form ({@code seat-grant 7 OUT}) exists for this project's tests: anyone can recompute it, so it
  * must never be handed out. {@link UnifiedDiff} is the project's one reader, applier and writer of unified
@@ -112,9 +113,12 @@ public final class PacketVariant {
         }
     }
 
-    /** The secret in a file: its text with line endings made {@code \n} and trailing whitespace removed. */
+    /**
+     * The secret in a file: its text (read as UTF-8, any byte welcome) with line endings made {@code \n} and
+     * trailing whitespace removed, so an editor that adds a final newline does not change the handout.
+     */
     static byte[] secretOf(Path file) throws IOException {
-        String text = Files.readString(file, StandardCharsets.UTF_8).replace("\r\n", "\n").stripTrailing();
+        String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).replace("\r\n", "\n").stripTrailing();
         if (text.isEmpty()) {
             throw new IllegalArgumentException(file + " is empty; a secret must hold some text");
         }
@@ -229,7 +233,7 @@ public final class PacketVariant {
             String promptFile) {
         StringBuilder names = new StringBuilder();
         mapping.tokens().forEach((from, to) -> {
-            if (!from.equals(to) && from.matches("[A-Z][A-Za-z]+")) {
+            if (!from.equals(to) && !from.contains("/") && !from.matches("[a-z]+")) {
                 names.append("| `").append(from).append("` | `").append(to).append("` |\n");
             }
         });
@@ -250,8 +254,6 @@ public final class PacketVariant {
                 + "\nThe event in this handout is `" + slots.getOrDefault("eventname", "-") + "`.\n";
     }
 
-    // ---------------------------------------------------------------------------------------------------------
-    // Randomness from the secret
 
     /** Draws from SHA-256 of the secret in counter mode: the same secret gives the same draws on every JDK. */
     static final class Draw {
@@ -287,8 +289,6 @@ public final class PacketVariant {
         }
     }
 
-    // ---------------------------------------------------------------------------------------------------------
-    // Templates and names
 
     /**
      * Text with choices and slots: {@code {{a|b|c}}} becomes one of its options (drawn from the secret, in
@@ -421,7 +421,7 @@ public final class PacketVariant {
     record NameRule(String slot, String canonical, Style style, Template template) {
     }
 
-    /** One scenario of a packet: its slot values (an option list {@code a|b} is drawn once per handout). */
+    /** One scenario of a packet: its slot values (a value with choices is drawn once per handout). */
     record Domain(String id, Map<String, String> words) {
     }
 
@@ -429,20 +429,53 @@ public final class PacketVariant {
     record Anchor(String file, Pattern line, Template template) {
     }
 
-    // ---------------------------------------------------------------------------------------------------------
-    // The mapping between a packet and a handout
-
     /**
      * The packet's names and their names in one handout: tokens (identifiers, package names, paths and words,
      * renamed as whole tokens; a local one never right after a dot, where a library's member of the same name
      * stands), literals (a Java string's whole content, reworded) and elements (a pom element's whole text).
      * Written as {@code mapping.tsv}.
      */
-    public record Mapping(String packet, String domain, Map<String, String> tokens, Set<String> locals,
-            Map<String, String> literals, Map<String, String> elements) {
+    public static final class Mapping {
+        private final String packet;
+        private final String domain;
+        private final Map<String, String> tokens = new LinkedHashMap<>();
+        private final Set<String> locals = new TreeSet<>();
+        private final Map<String, String> literals = new LinkedHashMap<>();
+        private final Map<String, String> elements = new LinkedHashMap<>();
+        private Pattern pattern;
+        private String patternKeys = "";
 
         Mapping(String packet, String domain) {
-            this(packet, domain, new LinkedHashMap<>(), new TreeSet<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
+            this.packet = packet;
+            this.domain = domain;
+        }
+
+        public String packet() {
+            return packet;
+        }
+
+        public String domain() {
+            return domain;
+        }
+
+        /** Packet token to handout token, in the order they were made. */
+        public Map<String, String> tokens() {
+            return tokens;
+        }
+
+        /** The tokens never renamed right after a dot. */
+        public Set<String> locals() {
+            return locals;
+        }
+
+        /** A Java string's whole content in the packet, and in the handout. */
+        public Map<String, String> literals() {
+            return literals;
+        }
+
+        /** A pom element's whole text in the packet, and in the handout. */
+        public Map<String, String> elements() {
+            return elements;
         }
 
         /** Whole-token renaming: a token never changes inside a longer token ({@code [A-Za-z0-9_$]} bound it). */
@@ -450,12 +483,16 @@ public final class PacketVariant {
             if (tokens.isEmpty()) {
                 return text;
             }
-            List<String> keys = new ArrayList<>(tokens.keySet());
-            keys.sort(Comparator.comparingInt(String::length).reversed());
-            Pattern any = Pattern.compile("(?<![A-Za-z0-9_$])(?:" + keys.stream()
-                    .map(k -> (locals.contains(k) ? "(?<!\\.)" : "") + Pattern.quote(k))
-                    .collect(Collectors.joining("|")) + ")(?![A-Za-z0-9_$])");
-            Matcher m = any.matcher(text);
+            String keysNow = tokens.keySet() + "" + locals;
+            if (!keysNow.equals(patternKeys)) {
+                List<String> keys = new ArrayList<>(tokens.keySet());
+                keys.sort(Comparator.comparingInt(String::length).reversed());
+                pattern = Pattern.compile("(?<![A-Za-z0-9_$])(?:" + keys.stream()
+                        .map(k -> (locals.contains(k) ? "(?<!\\.)" : "") + Pattern.quote(k))
+                        .collect(Collectors.joining("|")) + ")(?![A-Za-z0-9_$])");
+                patternKeys = keysNow;
+            }
+            Matcher m = pattern.matcher(text);
             StringBuilder out = new StringBuilder();
             while (m.find()) {
                 m.appendReplacement(out, Matcher.quoteReplacement(tokens.get(m.group())));
@@ -475,7 +512,7 @@ public final class PacketVariant {
 
         Mapping reversed() {
             Mapping back = new Mapping(packet, domain);
-            tokens.forEach((from, to) -> back.tokens().put(to, from));
+            tokens.forEach((from, to) -> back.tokens.put(to, from));
             locals.forEach(from -> back.locals().add(tokens.get(from)));
             literals.forEach((from, to) -> back.literals().put(to, from));
             elements.forEach((from, to) -> back.elements().put(to, from));
@@ -543,8 +580,6 @@ public final class PacketVariant {
         }
     }
 
-    // ---------------------------------------------------------------------------------------------------------
-    // Turning the packet's files into the handout's
 
     /** The packet-to-handout transformation of one handout. */
     static final class Transform {
@@ -805,8 +840,6 @@ public final class PacketVariant {
         }
     }
 
-    // ---------------------------------------------------------------------------------------------------------
-    // Files
 
     static SortedMap<String, String> readTree(Path dir) {
         SortedMap<String, String> files = new TreeMap<>();
@@ -857,8 +890,6 @@ public final class PacketVariant {
         }
     }
 
-    // ---------------------------------------------------------------------------------------------------------
-    // Unified diffs
 
     /**
      * A strict unified diff: read, apply and write, with the JDK alone (no {@code patch} or {@code git} on the
@@ -1231,8 +1262,6 @@ public final class PacketVariant {
         }
     }
 
-    // ---------------------------------------------------------------------------------------------------------
-    // The two packets
 
     /**
      * What a packet's handouts are made of: its domains, shared word lists, the names it composes (and the
