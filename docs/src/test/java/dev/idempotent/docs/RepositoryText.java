@@ -30,13 +30,15 @@ import java.util.stream.Stream;
  * </ul>
  *
  * <p>The seeds are not in this repository (it quotes none of their prose). Where they are on disk, name their
- * folder with {@code -Didempotent.seeds=DIR} (or {@code IDEMPOTENT_SEEDS}) and they are read in full; otherwise
- * their fingerprint ({@value #SEED_FINGERPRINT}) stands in: 48-bit hashes of every word sequence inside a seed's
- * terms and of every six-word run, which match the same strings without holding their text.
+ * folder with {@code -Didempotent.seeds=DIR} (or {@code IDEMPOTENT_SEEDS}) and they are indexed like any file;
+ * otherwise their fingerprint ({@value #SEED_FINGERPRINT}) stands in: 48-bit hashes of every word sequence inside
+ * a seed's terms and of every six-word run, which match the same strings (a term as a whole run of a seed term's
+ * words, not inside a word) without holding their text.
  */
 final class RepositoryText {
 
     static final String SEED_FINGERPRINT = "docs/src/test/resources/handouts/seeds.fingerprint";
+    private static final String FINGERPRINTED = "the seed documents (by their fingerprint)";
 
     private static final Pattern TERM = Pattern.compile("[A-Za-z0-9_](?:[A-Za-z0-9_.\\-/$]*[A-Za-z0-9_])?");
     private static final Pattern WORD = Pattern.compile("[A-Za-z0-9]+");
@@ -47,17 +49,19 @@ final class RepositoryText {
     private final long[] runs;
     private final long[] seedTerms;
     private final long[] seedRuns;
-    private final String seedSource;
 
-    private RepositoryText(List<Path> files, Path root, Fingerprint seeds, String seedSource) {
+    private RepositoryText(List<Path> files, Path root, List<Path> seedFiles, Fingerprint seeds) {
         StringBuilder joined = new StringBuilder();
         List<Long> allRuns = new ArrayList<>();
-        for (Path file : files) {
+        List<Path> all = new ArrayList<>(files);
+        all.addAll(seedFiles);
+        for (Path file : all) {
             String text = textOf(file);
             if (text == null) {
                 continue;
             }
-            paths.add(root.relativize(file).toString().replace('\\', '/'));
+            paths.add(seedFiles.contains(file) ? "the seed document " + file.getFileName()
+                    : root.relativize(file).toString().replace('\\', '/'));
             offsets.add(joined.length());
             Matcher term = TERM.matcher(text);
             while (term.find()) {
@@ -73,7 +77,6 @@ final class RepositoryText {
         this.runs = allRuns.stream().mapToLong(Long::longValue).sorted().toArray();
         this.seedTerms = seeds.terms();
         this.seedRuns = seeds.runs();
-        this.seedSource = seedSource;
     }
 
     /**
@@ -85,9 +88,9 @@ final class RepositoryText {
         List<Path> files = trackedFiles(root);
         Optional<Path> seeds = seedsDirectory();
         if (seeds.isPresent()) {
-            return new RepositoryText(files, root, Fingerprint.of(seedTexts(seeds.get())), "the seed documents in " + seeds.get());
+            return new RepositoryText(files, root, seedFiles(seeds.get()), new Fingerprint(new long[0], new long[0]));
         }
-        return new RepositoryText(files, root, Fingerprint.read(root.resolve(SEED_FINGERPRINT)), "the seeds' fingerprint");
+        return new RepositoryText(files, root, List.of(), Fingerprint.read(root.resolve(SEED_FINGERPRINT)));
     }
 
     /** Where {@code found} occurs: a repository path, the seeds, or empty when nowhere. */
@@ -102,14 +105,14 @@ final class RepositoryText {
                 }
                 return Optional.of(paths.get(file));
             }
-            return Arrays.binarySearch(seedTerms, hash(key)) >= 0 ? Optional.of(seedSource) : Optional.empty();
+            return Arrays.binarySearch(seedTerms, hash(key)) >= 0 ? Optional.of(FINGERPRINTED) : Optional.empty();
         }
         long hash = hash(key);
         int at = -Arrays.binarySearch(runs, (hash >>> 1) << 16) - 1;
         if (at < runs.length && runs[at] >>> 16 == hash >>> 1) {
             return Optional.of(paths.get((int) (runs[at] & 0xffff)));
         }
-        return Arrays.binarySearch(seedRuns, hash) >= 0 ? Optional.of(seedSource) : Optional.empty();
+        return Arrays.binarySearch(seedRuns, hash) >= 0 ? Optional.of(FINGERPRINTED) : Optional.empty();
     }
 
     /** The seeds folder, when configured and present. */
@@ -123,9 +126,12 @@ final class RepositoryText {
 
     /** The seed documents' texts (every {@code .txt} file of the folder, in name order). */
     static List<String> seedTexts(Path dir) {
+        return seedFiles(dir).stream().map(RepositoryText::textOf).toList();
+    }
+
+    private static List<Path> seedFiles(Path dir) {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".txt") && !f.getFileName().toString().startsWith("README"))
-                    .sorted().map(RepositoryText::textOf).toList();
+            return files.filter(f -> f.getFileName().toString().endsWith(".txt")).sorted().toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -17,26 +17,31 @@ import java.util.regex.Pattern;
 
 /**
  * What a candidate could paste into a search box, read out of one handout file: the definition in
- * {@code docs/README.md} ("Handouts that cannot be searched back"), as code, and independent of the generator.
+ * {@code docs/README.md} ("Handouts that cannot be searched back"), as code. It knows nothing of the generator's
+ * templates or names (it shares only the word splitting and the Java lexer), so it finds whatever a handout says,
+ * however the generator came to say it.
  *
  * <ul>
  *   <li>A <b>term</b> is a run of letters, digits and {@code _ . - /} (edge punctuation trimmed); in Java code,
  *       an identifier, or the whole name on a {@code package} or {@code import} line. Its <b>words</b> split at
  *       {@code _ . - /}, at a lower-to-upper change, before the last capital of a run and between letters and
  *       digits. A term is <b>searchable</b> when it has two or more words and six or more letters, and is not
- *       platform vocabulary (below). A single word ({@code refund}, {@code Pause}) is never searchable: it
- *       matches millions of files.</li>
+ *       platform vocabulary (below). A single word ({@code quokka}, {@code Pause}) is never searchable: it
+ *       matches millions of files. In prose (comments, string literals, Markdown) only a term that looks like
+ *       code counts ({@code _ . /}, an inner capital, digits next to letters), except in its code spans
+ *       ({@code {@code ...}}, {@code {@link ...}}, backticks), where every term counts: a hyphenated English
+ *       word in a sentence is prose, and the runs judge it.</li>
  *   <li>A <b>prose run</b> is six consecutive words (runs of letters and digits, any case) of one comment, one
  *       string literal or one Markdown file. Every run is searchable, except a run inside a string literal that
  *       is made only of Java keywords and words of platform names: that is code written as a string
  *       ({@code "public static java.util.Map<...>"}), not prose.</li>
  *   <li><b>Platform vocabulary</b> is what the JDK and the starter's libraries name, not this project: every
- *       class, member and package reachable by reflection from the handout's imports and from
- *       {@code java.lang} (three steps through nested and return types), any loadable class or package name,
+ *       class, member and package reachable by reflection from the handout's imports, its fully qualified JDK
+ *       names and {@code java.lang} (three steps through nested, field and return types), any loadable class,
  *       in XML the element and attribute names and the coordinates of declared dependencies and plugins, and
- *       the short {@link #BUILD_VOCABULARY} of file, layout, namespace and protocol names.</li>
+ *       the short {@link #BUILD_VOCABULARY} of file, namespace and protocol names.</li>
  * </ul>
- * File paths count as terms too: the whole relative path and each file name.
+ * Every directory and file name of a handout (without its extension) counts as a term too.
  */
 final class SearchableStrings {
 
@@ -74,6 +79,7 @@ final class SearchableStrings {
             Pattern.compile("\\b(?:package|import)\\s+(?:static\\s+)?([A-Za-z_$][\\w$.*]*)\\s*;");
     private static final Pattern MARKDOWN_CODE = Pattern.compile("```(.*?)```|`([^`\\n]*)`", Pattern.DOTALL);
     private static final Pattern JAVADOC_CODE = Pattern.compile("\\{@(?:code|link|linkplain)\\s+([^}]*)}");
+    /** Matches nothing: a string literal or an XML comment has no code spans. */
     private static final Pattern NO_CODE = Pattern.compile("(?!)(.)");
     private static final Pattern CODE_LIKE = Pattern.compile("[_./]|[a-z][A-Z]|[A-Za-z][0-9]|[0-9][A-Za-z]");
     private static final Pattern QUALIFIED = Pattern.compile("\\b(?:java|javax|jdk)(?:\\.[a-z]\\w*)+\\.[A-Z]\\w*");
