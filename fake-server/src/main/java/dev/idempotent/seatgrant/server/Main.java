@@ -91,7 +91,8 @@ public final class Main {
                     OwnHeap.followParent();
                 } else if (ownHeap) {
                     DbSpec spec = DbSpec.parse(options.config().db());
-                    boolean inMemory = spec.jdbcUrl().startsWith("jdbc:h2:mem:");
+                    boolean inMemory = spec.kind() == DbSpec.Kind.MEMORY
+                            || spec.jdbcUrl().toLowerCase(java.util.Locale.ROOT).startsWith("jdbc:h2:mem:");
                     Optional<Integer> exit = OwnHeap.relaunch(rest, inMemory, err);
                     if (exit.isPresent()) {
                         return exit.get();
