@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * bare file path, which means the default engine ({@link #DEFAULT_ENGINE}); a {@code jdbc:sqlite:}, {@code jdbc:h2:}
  * or {@code jdbc:postgresql:} URL.
  *
- * <p>A path is a path and nothing else: a character the engine would read as the start of its settings ({@code ;}
+ * <p>A path is a path and nothing else: a character an engine would read as the start of its settings ({@code ;}
  * for H2, {@code ?} for SQLite) is refused, never pasted into the URL. A value that looks like a URL of another
  * kind ({@code postgresql://...}) is refused with the spelling that works, rather than becoming a file named
  * {@code postgresql:}. An explicit {@code jdbc:} URL is the operator's explicit choice and is used as given.
@@ -147,7 +147,7 @@ public record DbSpec(Kind kind, String jdbcUrl, String description, Path file) {
         if (value.isEmpty()) {
             throw new IllegalArgumentException("--db: give a file path after " + kind.name().toLowerCase(Locale.ROOT) + ":");
         }
-        Path path = filePath(value, kind);
+        Path path = filePath(value);
         String name = path.getFileName().toString();
         if (name.endsWith(kind.extension()) && name.length() > kind.extension().length()) {
             // "sqlite:/var/seats.sqlite" names the file itself, not "/var/seats.sqlite.sqlite".
@@ -161,14 +161,11 @@ public record DbSpec(Kind kind, String jdbcUrl, String description, Path file) {
                 "SQLite file " + path + kind.extension(), path);
     }
 
-    private static Path filePath(String value, Kind kind) {
-        if (kind == Kind.H2 && value.indexOf(';') >= 0) {
-            throw new IllegalArgumentException("--db: a file path must not contain ';' (H2 would read what follows "
-                    + "as settings); give a jdbc:h2: URL to choose settings explicitly");
-        }
-        if (kind == Kind.SQLITE && value.indexOf('?') >= 0) {
-            throw new IllegalArgumentException("--db: a file path must not contain '?' (SQLite would read what"
-                    + " follows as settings); give a jdbc:sqlite: URL to choose settings explicitly");
+    private static Path filePath(String value) {
+        // Refused whatever the engine, so that a path means the same file under h2: and sqlite:.
+        if (value.indexOf(';') >= 0 || value.indexOf('?') >= 0) {
+            throw new IllegalArgumentException("--db: a file path must not contain ';' or '?' (H2 and SQLite would"
+                    + " read what follows as settings); give a jdbc: URL to choose settings explicitly");
         }
         if (value.chars().anyMatch(Character::isISOControl)) {
             throw new IllegalArgumentException("--db: a file path must not contain control characters");

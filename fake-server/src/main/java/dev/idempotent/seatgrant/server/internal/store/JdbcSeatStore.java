@@ -193,9 +193,9 @@ public final class JdbcSeatStore implements SeatStore {
         try {
             pool = new HikariDataSource(config);
         } catch (RuntimeException e) {
-            // Hikari's message can echo the URL; keep only the class so credentials never reach a log.
-            throw new StoreException("cannot open the " + spec.description() + " store ("
-                    + e.getClass().getSimpleName() + ")", null);
+            // Hikari's and the driver's messages can echo the URL; say what went wrong in words of our own.
+            throw new StoreException("cannot open the " + spec.description() + " store: "
+                    + UnreachableDatabase.why(spec, e), null);
         }
         JdbcSeatStore store = null;
         try {
