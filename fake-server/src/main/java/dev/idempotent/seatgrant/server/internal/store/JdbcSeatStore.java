@@ -48,6 +48,8 @@ public final class JdbcSeatStore implements SeatStore {
     private static final String UNIQUE_VIOLATION = "23505";
     /** How often SQLite's write-ahead log is copied into the database file, see {@link #checkpointLoop()}. */
     private static final long CHECKPOINT_EVERY_MILLIS = 200;
+    /** Past this many pages (16 MB) in the log, a checkpoint finishes under the store lock, so the log restarts. */
+    private static final long CHECKPOINT_RESTART_PAGES = 4096;
     private static final int MAX_DUPLICATE_GROUPS = 1000;
     private static final int WRITERS_POSTGRESQL = 4;
     /** Compaction of an H2 file, see {@link #compactSlice()}: the live bytes one slice may rewrite. */
@@ -742,11 +744,16 @@ public final class JdbcSeatStore implements SeatStore {
     }
 
     /**
-     * SQLite's checkpoints, on a thread of their own: every {@link #CHECKPOINT_EVERY_MILLIS} the pages the log
-     * holds are copied into the database file (a passive checkpoint: it waits for no reader and no writer, and
-     * the writer goes on appending meanwhile). With SQLite's own automatic checkpoint, the commit that filled the
-     * log did this work, and fsynced twice, before its grants were answered. A failure here is logged, once per
-     * kind, and loses nothing: the log keeps every commit until a checkpoint succeeds.
+     * SQLite's checkpoints, on a thread of their own. With SQLite's automatic checkpoint, the commit that filled the
+     * log copied a thousand pages into the database file and fsynced twice before its grants were answered: a
+     * stall of its group every second or so under load. Here, every {@link #CHECKPOINT_EVERY_MILLIS}, a passive
+     * checkpoint copies what the log holds while the writer goes on appending (it waits for no reader and no
+     * writer). Under steady load that never quite catches up, and SQLite starts the log again from its beginning
+     * only once a checkpoint has copied all of it; so once the log is past {@link #CHECKPOINT_RESTART_PAGES}, the
+     * checkpoint that follows runs under the store lock, where it has only the last moments' pages left to copy,
+     * and the next write starts the log afresh. The log's file is then bounded by about that size plus what
+     * arrives between two checkpoints. A failure here is logged, once per kind, and loses nothing: the log keeps
+     * every commit until a checkpoint succeeds.
      */
     private void checkpointLoop() {
         String lastFailure = null;
@@ -758,7 +765,15 @@ public final class JdbcSeatStore implements SeatStore {
             }
             try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
                 c.setAutoCommit(true);
-                s.execute("PRAGMA wal_checkpoint(PASSIVE)");
+                if (checkpoint(s) > CHECKPOINT_RESTART_PAGES) {
+                    Lock exclusive = writers.writeLock();
+                    exclusive.lock();
+                    try {
+                        checkpoint(s);
+                    } finally {
+                        exclusive.unlock();
+                    }
+                }
                 lastFailure = null;
             } catch (SQLException | RuntimeException e) {
                 String failure = e.getClass().getSimpleName() + (e instanceof SQLException sql
@@ -768,6 +783,13 @@ public final class JdbcSeatStore implements SeatStore {
                 }
                 lastFailure = failure;
             }
+        }
+    }
+
+    /** One passive checkpoint; returns the pages in the log. */
+    private static long checkpoint(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+            return rs.next() ? rs.getLong(2) : 0;
         }
     }
 
