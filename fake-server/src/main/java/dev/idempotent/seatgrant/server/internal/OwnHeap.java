@@ -114,7 +114,11 @@ public final class OwnHeap {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             child.destroy();
             try {
-                child.waitFor(15, TimeUnit.SECONDS);
+                if (child.waitFor(15, TimeUnit.SECONDS)) {
+                    // Here, not only after waitFor below: once this hook returns the JVM halts, and the main
+                    // thread may not get to run again. Ctrl-C is how a server usually ends.
+                    archive.ifPresent(StartupArchive.Plan::childExited);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

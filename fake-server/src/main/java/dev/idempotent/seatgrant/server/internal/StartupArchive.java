@@ -35,9 +35,12 @@ final class StartupArchive {
     /** What to add to the child's command line, and what to do once it exited. */
     record Plan(List<String> flags, Optional<Path> dumped, Path archive) {
 
-        /** Moves a freshly dumped archive into place (JDK 17 and 18); quietly does nothing on any failure. */
-        void childExited() {
-            if (dumped.isEmpty()) {
+        /**
+         * Moves a freshly dumped archive into place (JDK 17 and 18); quietly does nothing on any failure, or when
+         * it was done already (the parent's main thread and its shutdown hook may both call it).
+         */
+        synchronized void childExited() {
+            if (dumped.isEmpty() || !Files.exists(dumped.get())) {
                 return;
             }
             Path written = dumped.get();

@@ -370,14 +370,15 @@ public final class SoakBenchmark {
         }
     }
 
+    /** Samples the server's RSS: its whole process tree, the own-heap child included. */
     private void sample(Instant started) {
-        String kb = "?";
+        String kb;
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/" + server.pid() + "/status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    kb = line.substring(6).strip();
-                }
+            long total = rssKb(server.pid());
+            for (ProcessHandle child : server.descendants().toList()) {
+                total += rssKb(child.pid());
             }
+            kb = total + " kB";
         } catch (IOException e) {
             kb = "unreadable";
         }
@@ -386,6 +387,15 @@ public final class SoakBenchmark {
                 Duration.between(started, Instant.now()).toSeconds(), requests, acknowledged.size(), kb);
         rss.add(row);
         System.out.println(row);
+    }
+
+    private static long rssKb(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.substring(6).replace("kB", "").strip());
+            }
+        }
+        return 0;
     }
 
     private void report(int kills) throws Exception {
