@@ -113,7 +113,8 @@ public record DbSpec(Kind kind, String jdbcUrl, String description, Path file) {
             return new DbSpec(Kind.SQLITE, value, "SQLite (JDBC URL)", null);
         }
         if (lower.startsWith("jdbc:postgres:")) {
-            throw new IllegalArgumentException("--db: PostgreSQL's JDBC URL starts jdbc:postgresql://, not jdbc:postgres:");
+            throw new IllegalArgumentException(
+                    "--db: PostgreSQL's JDBC URL starts jdbc:postgresql://, not jdbc:postgres:");
         }
         if (lower.startsWith("jdbc:")) {
             throw new IllegalArgumentException("--db supports " + FORMS);
@@ -145,7 +146,8 @@ public record DbSpec(Kind kind, String jdbcUrl, String description, Path file) {
 
     private static DbSpec file(Kind kind, String value) {
         if (value.isEmpty()) {
-            throw new IllegalArgumentException("--db: give a file path after " + kind.name().toLowerCase(Locale.ROOT) + ":");
+            throw new IllegalArgumentException(
+                    "--db: give a file path after " + kind.name().toLowerCase(Locale.ROOT) + ":");
         }
         Path path = filePath(value);
         String name = path.getFileName().toString();

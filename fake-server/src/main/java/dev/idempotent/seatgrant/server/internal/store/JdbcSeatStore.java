@@ -290,8 +290,9 @@ public final class JdbcSeatStore implements SeatStore {
                     s.execute(ddl);
                 }
                 // Stores made before carry a unique index on the seats' key (see the class comment); no SQLite store
-                // was ever made with it. It is dropped only when it is there: on PostgreSQL an ALTER TABLE locks the table even when it changes nothing,
-                // and every instance sharing the database runs this when it starts.
+                // was ever made with it. It is dropped only when it is there: on PostgreSQL an ALTER TABLE locks
+                // the table even when it changes nothing, and every instance sharing the database runs this when
+                // it starts.
                 if (dialect != Dialect.SQLITE && oldKeyIndexPresent(s)) {
                     s.execute("ALTER TABLE seats DROP CONSTRAINT IF EXISTS seats_one_per_key");
                 }
@@ -800,7 +801,8 @@ public final class JdbcSeatStore implements SeatStore {
     private static boolean isUniqueViolation(SQLException e) {
         if (e instanceof SQLiteException sqlite) {
             SQLiteErrorCode code = sqlite.getResultCode();
-            return code == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY || code == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE;
+            return code == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY
+                    || code == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE;
         }
         return UNIQUE_VIOLATION.equals(e.getSQLState());
     }

@@ -170,7 +170,8 @@ public final class MemorySeatStore implements SeatStore {
                 return new ClaimResult.InProgress(now);
             }
             ClaimResult found = found(state, requestHash);
-            return found != null ? found : new ClaimResult.InProgress(Instant.ofEpochMilli(((Claim) state).leaseUntil()));
+            return found != null ? found
+                    : new ClaimResult.InProgress(Instant.ofEpochMilli(((Claim) state).leaseUntil()));
         }
     }
 

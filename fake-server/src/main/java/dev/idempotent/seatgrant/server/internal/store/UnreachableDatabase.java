@@ -76,7 +76,13 @@ final class UnreachableDatabase {
         }
         try {
             URI uri = new URI(url.substring("jdbc:".length()));
+            if (uri.getHost() == null && uri.getAuthority() != null) {
+                throw new URISyntaxException(url, "several hosts"); // jdbc:postgresql://a:1,b:2/db
+            }
             String host = uri.getHost() == null ? "localhost" : uri.getHost();
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1); // an IPv6 literal; address() brackets it again
+            }
             String path = uri.getPath() == null ? "" : uri.getPath();
             String database = path.length() > 1 ? path.substring(1) : "?";
             return new Target(host.toLowerCase(Locale.ROOT), uri.getPort() > 0 ? uri.getPort() : POSTGRESQL_PORT,

@@ -1,6 +1,7 @@
 package dev.idempotent.seatgrant.server.internal.store;
 
 import dev.idempotent.seatgrant.server.EmbeddedPostgresFixture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The store contract on a real PostgreSQL server. */
@@ -17,6 +18,7 @@ class PostgresSeatStoreTest extends SeatStoreContract {
      * the table lock does.
      */
     @Test
+    @Tag("race")
     void aResetByAnotherInstanceIsAtomicForThisOnesGrants() {
         try (SeatStore other = SeatStore.open(spec(), 4)) {
             raceResets(store(), other);

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -233,13 +234,15 @@ abstract class SeatStoreContract {
      * commit that landed between them left seats whose keys were gone, and the retries made duplicates.
      */
     @Test
+    @Tag("race")
     void resetsRacingGrantsNeverLeaveASeatWithoutItsKey() {
         raceResets(store, store);
     }
 
     /**
      * Grants through {@code store} race resets through {@code resetting}: the same store, or another instance on
-     * the same database (see {@code PostgresSeatStoreTest}).
+     * the same database (see {@code PostgresSeatStoreTest}). Tagged {@code race}: a race needs many rounds, and
+     * the mutation profile, which runs the covering tests once per mutant, leaves them out.
      */
     final void raceResets(SeatStore store, SeatStore resetting) {
         for (int round = 0; round < RESET_ROUNDS; round++) {
