@@ -91,6 +91,9 @@ public final class OwnHeap {
         // A JVM logs its warnings to stdout, which carries the one line a script reads; send them to stderr.
         command.add("-Xlog:disable");
         command.add("-Xlog:all=warning:stderr");
+        // SQLite's JDBC driver loads its native library; JDK 24 and later warn about that unless it is allowed
+        // (the jar's manifest allows it for java -jar, which the child is not started with).
+        command.add("--enable-native-access=ALL-UNNAMED");
         Optional<StartupArchive.Plan> archive = StartupArchive.plan(classPath, HEAP, StartupArchive.userCache());
         archive.ifPresent(plan -> command.addAll(plan.flags()));
         // The parent's own JVM flags (system properties, agents) carry over; it had no heap flag of its own.
