@@ -41,6 +41,11 @@ final class WorkerCommand {
         this.timeout = timeout;
     }
 
+    /** How long a delivery may run before it is killed. */
+    Duration timeout() {
+        return timeout;
+    }
+
     /**
      * Runs one delivery to its end.
      *
@@ -81,11 +86,14 @@ final class WorkerCommand {
                 process.waitFor(10, TimeUnit.SECONDS);
             }
             Instant end = Instant.now();
-            List<String> log = new ArrayList<>(lines(out));
-            List<String> errLines = lines(err);
+            Captured stdout = read(out);
+            Captured stderr = read(err);
+            List<String> log = new ArrayList<>(stdout.lines());
+            List<String> errLines = stderr.lines();
             log.addAll(errLines);
             return new Delivery(finished ? process.exitValue() : -1, !finished, start, end, log,
-                    errLines.isEmpty() ? "" : errLines.get(0));
+                    errLines.isEmpty() ? "" : errLines.get(0), stdout.text() + stderr.text(),
+                    stdout.cut() || stderr.cut());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot capture the worker's output", e);
         } catch (InterruptedException e) {
@@ -103,17 +111,26 @@ final class WorkerCommand {
         process.destroyForcibly();
     }
 
-    private static List<String> lines(Path file) throws IOException {
+    /** One stream's output: its text, whether it was cut at {@link #MAX_LOG_BYTES}, and its non-blank lines. */
+    private record Captured(String text, boolean cut) {
+        List<String> lines() {
+            return text.lines().filter(line -> !line.isBlank()).toList();
+        }
+    }
+
+    private static Captured read(Path file) throws IOException {
         byte[] bytes;
+        boolean cut;
         try (InputStream in = Files.newInputStream(file)) {
             bytes = in.readNBytes(MAX_LOG_BYTES);
+            cut = in.read() >= 0;
         }
         // Whatever the worker's encoding, a bad byte becomes U+FFFD rather than a failed grade.
         String text = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE)
                 .decode(ByteBuffer.wrap(bytes)).toString();
-        return text.lines().filter(line -> !line.isBlank()).toList();
+        return new Captured(text, cut);
     }
 
     private static String firstLine(String message) {
