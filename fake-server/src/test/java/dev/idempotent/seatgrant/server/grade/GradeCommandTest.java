@@ -3,6 +3,7 @@ package dev.idempotent.seatgrant.server.grade;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,7 +13,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code fake-server grade} as a command line: flags, exit codes, the list, the JSON. */
 class GradeCommandTest {
@@ -185,6 +188,22 @@ class GradeCommandTest {
         }
         assertTrue(check.get("evidence").asText().contains("a log line names the base URL: at [SEATS_BASE_URL]"),
                 check.get("evidence").asText());
+    }
+
+    @Test
+    void repeatGradesFromFreshStateAndACheckThatPassesOnlySometimesFailsAsFlaky(@TempDir Path dir) throws Exception {
+        assumeTrue(Workers.installed("python3"), "python3 is not installed: skipping the Python worker");
+        // Ignores Retry-After in its first process and honours it in its second: one run fails, the other passes.
+        List<String> args = new ArrayList<>(List.of("--json", "--repeat", "2", "--only", "retry-after-honoured", "--"));
+        args.addAll(Workers.python("--flaky-retry-after", dir.resolve("runs").toString()));
+        assertEquals(1, grade(args.toArray(String[]::new)), err());
+        JsonNode check = new ObjectMapper().readTree(out()).get("checks").get(0);
+        assertEquals("fail", check.get("result").asText());
+        assertEquals(2, check.get("runs").asInt());
+        assertEquals(1, check.get("passes").asInt());
+        assertTrue(check.get("flaky").asBoolean());
+        assertTrue(check.get("evidence").asText().matches("flaky: passed 1 of 2 runs; run \\d: retried 0\\.\\d\\d s"
+                + " after a 429 that said Retry-After: 2 .*"), check.get("evidence").asText());
     }
 
     @Test

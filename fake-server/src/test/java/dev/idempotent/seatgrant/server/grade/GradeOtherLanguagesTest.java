@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Workers the grader was not written against, in two other languages (src/test/workers): each passes in its correct
  * form and fails on Idempotency in its broken form, a fresh key per attempt. A language whose runtime is not
- * installed is skipped, and the skip says which.
+ * installed is skipped, and the skip says which. And one Java worker built on another retry library, Failsafe.
  */
 class GradeOtherLanguagesTest {
 
@@ -60,6 +60,17 @@ class GradeOtherLanguagesTest {
     void thePythonWorkerWithAFreshKeyPerAttemptFailsOnIdempotency() {
         assumeTrue(Workers.installed("python3"), "python3 is not installed: skipping the Python worker");
         assertFailsOnIdempotency(grade(Workers.python(Workers.FRESH_KEY_PER_ATTEMPT), LOST_ANSWERS));
+    }
+
+    @Test
+    void aWorkerOnFailsafesRetryPolicyPassesOneCheckPerSignalAndRetryAfter() {
+        Set<String> only = new java.util.HashSet<>(ONE_PER_SIGNAL);
+        only.add("retry-after-honoured");
+        GradeReport report = grade(Workers.failsafe(), only);
+        for (CheckResult check : report.checks()) {
+            assertTrue(check.passed(), check.id() + ": " + check.evidence());
+        }
+        assertEquals(Result.PASS, report.verdict(), ReportWriter.table(report));
     }
 
     private static void assertFailsOnIdempotency(GradeReport report) {

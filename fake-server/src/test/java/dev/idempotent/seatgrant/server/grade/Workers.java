@@ -31,6 +31,15 @@ final class Workers {
                 "dev.idempotent.seatgrant.worker.cli.Main", "deliver", "--variant", variant);
     }
 
+    /** {@code java ... FailsafeWorker ARGS}: the Failsafe-based worker, on this test's classpath. */
+    static List<String> failsafe(String... args) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"), FailsafeWorker.class.getName()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
     static List<String> node(String... args) {
         List<String> command = new ArrayList<>(List.of("node", NODE_WORKER.toAbsolutePath().toString()));
         command.addAll(List.of(args));
