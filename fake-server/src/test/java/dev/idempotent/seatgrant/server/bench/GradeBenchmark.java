@@ -1,6 +1,7 @@
 package dev.idempotent.seatgrant.server.bench;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,7 +59,7 @@ public final class GradeBenchmark {
                     long start = System.nanoTime();
                     Process p = new ProcessBuilder(java, "-jar", jar.toString(), "grade", "--", "node",
                             worker.toString()).redirectErrorStream(true).start();
-                    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                     if (!p.waitFor(10, TimeUnit.MINUTES)) {
                         p.destroyForcibly();
                         throw new IllegalStateException("a grade ran for 10 minutes");
