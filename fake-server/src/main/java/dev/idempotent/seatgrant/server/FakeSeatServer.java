@@ -6,6 +6,7 @@ import dev.idempotent.seatgrant.server.internal.Journal;
 import dev.idempotent.seatgrant.server.internal.ServerCore;
 import dev.idempotent.seatgrant.server.internal.http.HttpEngine;
 import dev.idempotent.seatgrant.server.internal.http.HttpSettings;
+import dev.idempotent.seatgrant.server.internal.http.seats.SeatRoutes;
 import dev.idempotent.seatgrant.server.internal.store.DbSpec;
 import dev.idempotent.seatgrant.server.internal.store.JdbcSeatStore;
 import dev.idempotent.seatgrant.server.internal.store.StoreException;
@@ -68,9 +69,10 @@ public final class FakeSeatServer implements AutoCloseable {
                 new FaultPlanner(config.faultPlan()), new Journal(config.journalCapacity()), config.clock(), db,
                 config.replayStatus(), config.requireKey(), config.adminToken(), config.defaultHang().toMillis());
         try {
-            HttpEngine engine = HttpEngine.start(config.host(), config.port(), core,
-                    new HttpSettings(config.basePath(), config.headerTimeout(),
-                            config.bodyTimeout(), config.idleTimeout(), config.maxConnections()));
+            HttpEngine engine = HttpEngine.start(config.host(), config.port(),
+                    new HttpSettings(config.headerTimeout(), config.bodyTimeout(), config.idleTimeout(),
+                            config.maxConnections(), config.clock()),
+                    SeatRoutes.withAdmin(core, config.basePath()));
             return new FakeSeatServer(config, core, engine, spec.description());
         } catch (RuntimeException e) {
             db.shutdownNow();
@@ -173,9 +175,7 @@ public final class FakeSeatServer implements AutoCloseable {
 
     /** Empties the seats, keys, journal and plan, as {@code POST /__admin/reset} does. */
     public void reset() {
-        core.store().reset();
-        core.journal().clear();
-        core.planner().reset();
+        core.reset();
     }
 
     @Override

@@ -8,7 +8,8 @@ import java.util.Objects;
  *
  * @param seq            its place in the journal, from 1, increasing in the order outcomes became known; never
  *                       reused, not even after a reset ({@code GET /__admin/requests?after=SEQ} relies on it)
- * @param at             when the request arrived
+ * @param at             when the server read the request's first byte, by the server's clock (the time of the
+ *                       read that carried it; see {@code answeredMs} for when it was answered)
  * @param method         the HTTP method
  * @param path           the API path, never the query string, and without the server's base path
  * @param idempotencyKey the Idempotency-Key header; nullable (absent or invalid)
@@ -22,6 +23,9 @@ import java.util.Objects;
  * @param status         the status the server chose; nullable when a fault replaced the response
  * @param sent           true only once the whole response reached the socket; false while it is being written,
  *                       when the connection broke first, and when a fault replaced it
+ * @param answeredMs     milliseconds from {@code at} until the whole response reached the socket, by the same
+ *                       clock, never negative; nullable: null exactly when {@code sent} is false (nothing written
+ *                       yet, a write that failed, a fault that replaced the answer)
  */
 public record JournalEntry(
         long seq,
@@ -36,23 +40,34 @@ public record JournalEntry(
         boolean committed,
         String seatId,
         Integer status,
-        boolean sent) {
+        boolean sent,
+        Long answeredMs) {
 
     public JournalEntry {
         Objects.requireNonNull(at, "at");
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(path, "path");
+        if (sent != (answeredMs != null)) {
+            throw new IllegalArgumentException("answeredMs is set exactly when the response was sent");
+        }
+        if (answeredMs != null && answeredMs < 0) {
+            throw new IllegalArgumentException("answeredMs is never negative");
+        }
     }
 
     /** This entry at another place in the journal. */
     public JournalEntry withSeq(long newSeq) {
         return new JournalEntry(newSeq, at, method, path, idempotencyKey, workspaceId, userId, attempt, fault,
-                committed, seatId, status, sent);
+                committed, seatId, status, sent, answeredMs);
     }
 
-    /** This entry once it is known whether its response reached the socket. */
-    public JournalEntry withSent(boolean wasSent) {
+    /**
+     * This entry once it is known whether its response reached the socket.
+     *
+     * @param newAnsweredMs milliseconds from {@code at} until it did; null when it did not
+     */
+    public JournalEntry withAnswer(Long newAnsweredMs) {
         return new JournalEntry(seq, at, method, path, idempotencyKey, workspaceId, userId, attempt, fault,
-                committed, seatId, status, wasSent);
+                committed, seatId, status, newAnsweredMs != null, newAnsweredMs);
     }
 }

@@ -55,7 +55,7 @@ class JournalRenderingTest {
         return "{\"seq\":" + seq + ",\"at\":\"2026-03-04T05:06:07.089Z\",\"method\":\"" + method + "\",\"path\":\""
                 + path + "\",\"idempotencyKey\":" + quoted(key) + ",\"workspaceId\":" + quoted(workspaceId)
                 + ",\"userId\":" + quoted(userId) + ",\"attempt\":" + attempt + ",\"fault\":null,\"committed\":"
-                + committed + ",\"seatId\":" + quoted(seat) + ",\"status\":" + status + ",\"sent\":true}";
+                + committed + ",\"seatId\":" + quoted(seat) + ",\"status\":" + status + ",\"sent\":true,\"answeredMs\":0}";
     }
 
     private static String quoted(String value) {

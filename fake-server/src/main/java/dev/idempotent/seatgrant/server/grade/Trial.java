@@ -268,6 +268,7 @@ final class Trial implements AutoCloseable {
     private List<JournalEntry> calls() {
         return server.journal().stream()
                 .filter(e -> e.path().equals(SEATS) && !outsideBasePath(e))
+                // Arrival order; pipelined requests read together share a first-byte time, and seq breaks the tie.
                 .sorted(Comparator.comparing(JournalEntry::at).thenComparingLong(JournalEntry::seq))
                 .toList();
     }
@@ -325,7 +326,7 @@ final class Trial implements AutoCloseable {
      * answer is not written (a held connection, a reset).
      */
     static Optional<Instant> answered(JournalEntry e) {
-        return Arrivals.answeredMs(e).map(ms -> e.at().plusMillis(ms));
+        return Optional.ofNullable(e.answeredMs()).map(ms -> e.at().plusMillis(ms));
     }
 
     /**
@@ -334,11 +335,10 @@ final class Trial implements AutoCloseable {
      */
     Optional<String> slowAnswer() {
         return server.journal().stream()
-                .filter(e -> e.fault() == null)
-                .filter(e -> Arrivals.answeredMs(e).orElse(0L) > SLOW_ANSWER.toMillis())
-                .max(Comparator.comparingLong(e -> Arrivals.answeredMs(e).orElse(0L)))
-                .map(e -> "a clean " + Evidence.answer(e) + " took " + Evidence.seconds(
-                        Duration.ofMillis(Arrivals.answeredMs(e).orElse(0L))) + " from its first byte to written");
+                .filter(e -> e.fault() == null && e.answeredMs() != null && e.answeredMs() > SLOW_ANSWER.toMillis())
+                .max(Comparator.comparingLong(JournalEntry::answeredMs))
+                .map(e -> "a clean " + Evidence.answer(e) + " took " + Evidence.seconds(Duration.ofMillis(e.answeredMs()))
+                        + " from its first byte to written");
     }
 
     /**

@@ -64,13 +64,18 @@ public final class Journal {
         return seq;
     }
 
-    /** Says whether the response of entry {@code seq} reached the socket; a no-op once the ring has moved past it. */
-    public synchronized void settle(long seq, boolean sent) {
+    /**
+     * Says whether the response of entry {@code seq} reached the socket; a no-op once the ring has moved past it.
+     *
+     * @param answeredMs milliseconds from the request's first byte until its response reached the socket; null
+     *                   when it did not ({@code sent: false})
+     */
+    public synchronized void settle(long seq, Long answeredMs) {
         if (seq < oldest || seq >= next) {
             return;
         }
         int slot = slot(seq);
-        ring[slot] = ring[slot].withSent(sent);
+        ring[slot] = ring[slot].withAnswer(answeredMs);
         settled[slot] = true;
     }
 

@@ -23,6 +23,13 @@ public record ServerCore(
         String adminToken,
         long defaultHangMs) {
 
+    /** Empties the seats, the keys, the journal and the plan: what {@code POST /__admin/reset} does. */
+    public void reset() {
+        store.reset();
+        journal.clear();
+        planner.reset();
+    }
+
     @Override
     public String toString() {
         return "ServerCore[replayStatus=" + replayStatus + ", requireKey=" + requireKey + "]";

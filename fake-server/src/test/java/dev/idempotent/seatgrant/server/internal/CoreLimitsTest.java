@@ -52,7 +52,7 @@ class CoreLimitsTest {
 
     private static JournalEntry entry(String key) {
         return new JournalEntry(0, Instant.parse("2026-01-01T00:00:00Z"), "POST", "/v1/seats", key, "ws", "u", 1, null,
-                true, null, 201, true);
+                true, null, 201, true, 3L);
     }
 
     private static List<String> keys(List<JournalEntry> entries) {
@@ -94,7 +94,7 @@ class CoreLimitsTest {
         journal.record(entry("k3"), true);
         assertEquals(List.of("k1"), keys(journal.after(0)));
 
-        journal.settle(writing, false);
+        journal.settle(writing, null);
 
         assertEquals(List.of("k1", "k2", "k3"), keys(journal.after(0)));
         assertEquals(false, journal.snapshot().get(1).sent());
@@ -110,7 +110,7 @@ class CoreLimitsTest {
         assertEquals(List.of(), journal.snapshot());
         assertEquals(3, journal.record(entry("k3"), true));
         assertEquals(List.of("k3"), keys(journal.after(0)));
-        journal.settle(1, true);
+        journal.settle(1, 5L);
         assertEquals(List.of("k3"), keys(journal.snapshot()), "settling a cleared seq changes nothing");
     }
 }

@@ -15,7 +15,7 @@ class JournalSettleTest {
 
     private static JournalEntry entry(String key) {
         return new JournalEntry(0, Instant.parse("2026-01-01T00:00:00Z"), "POST", "/v1/seats", key, "ws", "u", 1,
-                null, true, null, 201, false);
+                null, true, null, 201, false, null);
     }
 
     private static List<Boolean> sent(Journal journal) {
@@ -29,7 +29,7 @@ class JournalSettleTest {
         journal.record(entry("k2"), false);
         journal.record(entry("k3"), false);
 
-        journal.settle(2, true);
+        journal.settle(2, 5L);
 
         assertEquals(List.of(true, false), sent(journal), "seq 2 is the oldest kept");
         assertEquals(List.of("k2"), journal.after(0).stream().map(JournalEntry::idempotencyKey).toList(),
@@ -44,7 +44,7 @@ class JournalSettleTest {
         journal.record(entry("k3"), false);
 
         // Seq 1 was dropped; its slot now holds seq 3.
-        journal.settle(1, true);
+        journal.settle(1, 5L);
 
         assertEquals(List.of(false, false), sent(journal));
         assertEquals(List.of(), journal.after(0));
@@ -57,7 +57,7 @@ class JournalSettleTest {
         journal.record(entry("k2"), false);
 
         // Seq 3 is next; its slot holds seq 1 until it is recorded.
-        journal.settle(3, true);
+        journal.settle(3, 5L);
 
         assertEquals(List.of(false, false), sent(journal));
         assertEquals(List.of(), journal.after(0), "seq 1 is still unsettled");

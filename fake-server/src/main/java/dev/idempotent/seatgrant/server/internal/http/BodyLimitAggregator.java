@@ -15,16 +15,16 @@ import io.netty.handler.codec.http.HttpResponseStatus;
  * nothing of it is ever written.
  *
  * <p>A {@code 100 Continue} is a response like any other and keeps its place in line: for a request pipelined
- * behind others that are not answered yet, the {@link SeatHttpHandler} sends it once their answers are written
+ * behind others that are not answered yet, the {@link HttpConnection} sends it once their answers are written
  * (or never, if one of them closes the connection), not the moment its head is read.
  */
 final class BodyLimitAggregator extends HttpObjectAggregator {
 
     static final int MAX_BODY_BYTES = 64 * 1024;
 
-    private final SeatHttpHandler handler;
+    private final HttpConnection handler;
 
-    BodyLimitAggregator(SeatHttpHandler handler) {
+    BodyLimitAggregator(HttpConnection handler) {
         super(MAX_BODY_BYTES);
         this.handler = handler;
     }

@@ -200,7 +200,7 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
         String which = read == Read.HEAD ? "headers" : "body";
         Reply reply = Problems.problem(408, "request-timeout", "the request's " + which + " did not arrive in time");
         lingering = true;
-        ctx.channel().writeAndFlush(SeatHttpHandler.toResponse(reply, false)).addListener((ChannelFutureListener) f -> {
+        ctx.channel().writeAndFlush(reply.toResponse(false)).addListener((ChannelFutureListener) f -> {
             lingering = false;
             if (f.isSuccess()) {
                 lingerClose();

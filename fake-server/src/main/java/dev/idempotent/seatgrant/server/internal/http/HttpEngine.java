@@ -1,6 +1,5 @@
 package dev.idempotent.seatgrant.server.internal.http;
 
-import dev.idempotent.seatgrant.server.internal.ServerCore;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -23,10 +22,12 @@ import org.slf4j.LoggerFactory;
  * The Netty server: a small fixed set of event-loop threads serves every connection, so a thousand hung
  * connections cost a thousand idle channels, not a thousand threads.
  *
- * <p>Each connection's pipeline: {@link ConnectionGuard} (deadlines, lingering close), Netty's codec,
- * {@link RequestGate} (refusals from the head), {@link BodyLimitAggregator}, {@link SeatHttpHandler} (one
- * request at a time, answered in order). Beyond {@link HttpSettings#maxConnections()} open connections a new
- * one is accepted and closed at once, with one log line a minute at most.
+ * <p>This is the connection layer: whatever {@link Routes} sit behind it (the seat API, a proxy, the admin API
+ * in front of either), each connection's pipeline is {@link ConnectionGuard} (deadlines, lingering close),
+ * {@link FirstByteClock} (when each request began), Netty's codec, {@link RequestGate} (refusals from the head),
+ * {@link BodyLimitAggregator}, then {@link HttpConnection} (one request at a time, answered in order, through the
+ * routes). Beyond {@link HttpSettings#maxConnections()} open connections a new one is accepted and closed at once,
+ * with one log line a minute at most.
  *
  * <p>Not thread-safe to start and close concurrently; {@link #close()} is idempotent.
  */
@@ -47,11 +48,11 @@ public final class HttpEngine implements AutoCloseable {
     }
 
     /**
-     * Binds {@code host:port} (port 0 picks a free one) and starts serving.
+     * Binds {@code host:port} (port 0 picks a free one) and starts serving {@code routes}.
      *
      * @throws java.io.UncheckedIOException wrapping the bind failure (address in use, bad host)
      */
-    public static HttpEngine start(String host, int port, ServerCore core, HttpSettings settings) {
+    public static HttpEngine start(String host, int port, HttpSettings settings, Routes routes) {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(IO_THREADS,
                 new DefaultThreadFactory("seat-io", true), NioIoHandler.newFactory());
         AtomicInteger open = new AtomicInteger();
@@ -82,13 +83,15 @@ public final class HttpEngine implements AutoCloseable {
                             return;
                         }
                         ConnectionGuard guard = new ConnectionGuard(settings);
-                        SeatHttpHandler seats = new SeatHttpHandler(core, settings, guard);
+                        FirstByteClock firstBytes = new FirstByteClock(settings.clock());
+                        HttpConnection connection = new HttpConnection(routes, guard, firstBytes);
                         ch.pipeline()
                                 .addLast("guard", guard)
+                                .addLast("first-bytes", firstBytes)
                                 .addLast("codec", new HttpServerCodec(8192, 16 * 1024, 8192))
-                                .addLast("gate", new RequestGate(guard))
-                                .addLast("aggregate", new BodyLimitAggregator(seats))
-                                .addLast("seats", seats);
+                                .addLast("gate", new RequestGate(guard, firstBytes))
+                                .addLast("aggregate", new BodyLimitAggregator(connection))
+                                .addLast("connection", connection);
                     }
                 });
         try {

@@ -9,15 +9,15 @@ import java.nio.charset.StandardCharsets;
  * RFC 9457 problem details. Types are {@code tag:} URIs (RFC 4151): stable identifiers that do not pretend to
  * be pages someone can fetch. A detail names what was wrong, never echoes what the client sent.
  */
-final class Problems {
+public final class Problems {
 
-    static final String MEDIA_TYPE = "application/problem+json";
+    public static final String MEDIA_TYPE = "application/problem+json";
     private static final String TYPE_PREFIX = "tag:idempotent.dev,2026:problem:";
 
     private Problems() {
     }
 
-    static Reply problem(int status, String slug, String detail) {
+    public static Reply problem(int status, String slug, String detail) {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         node.put("type", TYPE_PREFIX + slug);
         node.put("title", HttpResponseStatus.valueOf(status).reasonPhrase());

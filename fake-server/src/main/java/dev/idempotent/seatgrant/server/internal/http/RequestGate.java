@@ -23,15 +23,18 @@ import java.util.Locale;
  * declared body over the limit ({@code 413}). A refusal replaces the request in the pipeline, so it is answered
  * in order; everything after it on the connection is dropped, and the connection closes after the answer.
  *
- * <p>It also tells the {@link ConnectionGuard} when a head and a body are complete. One per connection.
+ * <p>It also tells the {@link ConnectionGuard} and the {@link FirstByteClock} when a head and a body are complete.
+ * One per connection.
  */
 final class RequestGate extends ChannelInboundHandlerAdapter {
 
     private final ConnectionGuard guard;
+    private final FirstByteClock firstBytes;
     private boolean discarding;
 
-    RequestGate(ConnectionGuard guard) {
+    RequestGate(ConnectionGuard guard, FirstByteClock firstBytes) {
         this.guard = guard;
+        this.firstBytes = firstBytes;
     }
 
     @Override
@@ -42,17 +45,20 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
         }
         if (msg instanceof HttpRequest head) {
             guard.headComplete();
+            firstBytes.headDecoded();
             Refusal refusal = refusal(head);
             if (refusal != null) {
                 discarding = true;
                 ReferenceCountUtil.release(msg);
                 guard.bodyComplete();
+                firstBytes.requestEnded();
                 ctx.fireChannelRead(refusal);
                 return;
             }
         }
         if (msg instanceof LastHttpContent) {
             guard.bodyComplete();
+            firstBytes.requestEnded();
         }
         ctx.fireChannelRead(msg);
     }

@@ -19,10 +19,10 @@ import java.util.Map;
  * @param path  the decoded path ({@code +} stays a plus)
  * @param query the decoded query parameters in order ({@code +} is a space); empty for none
  */
-record UriParts(String path, Map<String, List<String>> query) {
+public record UriParts(String path, Map<String, List<String>> query) {
 
     /** Why a request target was refused; the message names the part, never the bytes. */
-    static final class Invalid extends Exception {
+    public static final class Invalid extends Exception {
         private final boolean inPath;
 
         Invalid(boolean inPath) {
@@ -31,12 +31,12 @@ record UriParts(String path, Map<String, List<String>> query) {
             this.inPath = inPath;
         }
 
-        boolean inPath() {
+        public boolean inPath() {
             return inPath;
         }
     }
 
-    static UriParts parse(String uri) throws Invalid {
+    public static UriParts parse(String uri) throws Invalid {
         String origin = originForm(uri);
         int hash = origin.indexOf('#');
         String target = hash < 0 ? origin : origin.substring(0, hash);
@@ -63,7 +63,7 @@ record UriParts(String path, Map<String, List<String>> query) {
      * the absolute form ({@code http://host:port/path?query}) too, though clients send it mostly to proxies: its
      * scheme and authority are dropped, and an empty path is {@code /}. Any other target is returned unchanged.
      */
-    static String originForm(String target) {
+    public static String originForm(String target) {
         if (target.startsWith("/")) {
             return target;
         }
@@ -81,7 +81,7 @@ record UriParts(String path, Map<String, List<String>> query) {
     }
 
     /** The first value of a query parameter; null when absent. */
-    String first(String name) {
+    public String first(String name) {
         List<String> values = query.get(name);
         return values == null || values.isEmpty() ? null : values.get(0);
     }

@@ -1,19 +1,18 @@
-package dev.idempotent.seatgrant.server.internal.http;
+package dev.idempotent.seatgrant.server.internal.http.seats;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.idempotent.seatgrant.server.JournalEntry;
 import dev.idempotent.seatgrant.server.Ledger;
 import dev.idempotent.seatgrant.server.Seat;
 import java.util.List;
 
-/** The wire shapes of seats, the journal and the ledger, written by hand so field names are visibly fixed. */
-final class JsonViews {
+/** The wire shapes of seats and the seat ledger, written by hand so field names are visibly fixed. */
+final class SeatJson {
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private JsonViews() {
+    private SeatJson() {
     }
 
     static ObjectNode seat(Seat seat) {
@@ -30,28 +29,6 @@ final class JsonViews {
         ObjectNode node = F.objectNode();
         ArrayNode array = node.putArray("seats");
         seats.forEach(s -> array.add(seat(s)));
-        return node;
-    }
-
-    static ObjectNode journal(List<JournalEntry> entries) {
-        ObjectNode node = F.objectNode();
-        ArrayNode array = node.putArray("requests");
-        for (JournalEntry e : entries) {
-            ObjectNode item = array.addObject();
-            item.put("seq", e.seq());
-            item.put("at", e.at().toString());
-            item.put("method", e.method());
-            item.put("path", e.path());
-            item.put("idempotencyKey", e.idempotencyKey());
-            item.put("workspaceId", e.workspaceId());
-            item.put("userId", e.userId());
-            item.put("attempt", e.attempt());
-            item.put("fault", e.fault());
-            item.put("committed", e.committed());
-            item.put("seatId", e.seatId());
-            item.put("status", e.status());
-            item.put("sent", e.sent());
-        }
         return node;
     }
 

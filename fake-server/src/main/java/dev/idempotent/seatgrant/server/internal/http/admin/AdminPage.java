@@ -1,6 +1,8 @@
-package dev.idempotent.seatgrant.server.internal.http;
+package dev.idempotent.seatgrant.server.internal.http.admin;
 
 import dev.idempotent.seatgrant.server.FaultPlan;
+import dev.idempotent.seatgrant.server.internal.http.Problems;
+import dev.idempotent.seatgrant.server.internal.http.Reply;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
@@ -22,7 +24,7 @@ import java.util.stream.Collectors;
 final class AdminPage {
 
     /** Where the page lives; {@code serve} and {@code reproduce} print this path after the server's base URL. */
-    static final String PATH = SeatHttpHandler.ADMIN_PREFIX + "/ui";
+    static final String PATH = AdminRoutes.PREFIX + "/ui";
 
     /**
      * Everything from this server only; no inline code (the page sets styles through the CSSOM, which CSP allows);

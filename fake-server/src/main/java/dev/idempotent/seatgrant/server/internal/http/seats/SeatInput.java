@@ -1,0 +1,51 @@
+package dev.idempotent.seatgrant.server.internal.http.seats;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/** The seat API's rules for what a request may carry beyond its body: the key, the media type, a seat id. */
+final class SeatInput {
+
+    static final int MAX_KEY_LENGTH = 255;
+
+    private SeatInput() {
+    }
+
+    /** 1 to 255 characters, each visible ASCII (0x21 to 0x7E): no space, no control character, nothing else. */
+    static boolean validKey(String key) {
+        if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c < 0x21 || c > 0x7e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Why a body of this Content-Type (nullable: none) cannot be read as a grant, or empty when it can. */
+    static Optional<String> contentTypeProblem(String contentType) {
+        if (contentType == null) {
+            return Optional.of("send the body as application/json");
+        }
+        String[] parts = contentType.split(";");
+        String type = parts[0].strip().toLowerCase(Locale.ROOT);
+        if (!type.equals("application/json") && !(type.startsWith("application/") && type.endsWith("+json"))) {
+            return Optional.of("the body must be application/json");
+        }
+        for (int i = 1; i < parts.length; i++) {
+            String param = parts[i].strip().toLowerCase(Locale.ROOT);
+            if (param.startsWith("charset=") && !param.equals("charset=utf-8") && !param.equals("charset=\"utf-8\"")) {
+                return Optional.of("the body must be UTF-8");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** True when no character is a control character. */
+    static boolean plainText(String value) {
+        return value.chars().noneMatch(Character::isISOControl);
+    }
+}

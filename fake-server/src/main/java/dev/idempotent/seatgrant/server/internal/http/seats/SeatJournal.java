@@ -1,0 +1,48 @@
+package dev.idempotent.seatgrant.server.internal.http.seats;
+
+import dev.idempotent.seatgrant.server.Fault;
+import dev.idempotent.seatgrant.server.JournalEntry;
+import dev.idempotent.seatgrant.server.internal.Journal;
+import dev.idempotent.seatgrant.server.internal.http.Exchange;
+import dev.idempotent.seatgrant.server.internal.http.LogSafe;
+import dev.idempotent.seatgrant.server.internal.http.Reply;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One journal entry and one log line per seat-API request: an answered request's entry is recorded when its
+ * answer is chosen and settled once the write completes; a struck fault's entry is recorded settled. Thread-safe.
+ */
+final class SeatJournal {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LogSafe.REQUEST_LOG);
+
+    private final Journal journal;
+
+    SeatJournal(Journal journal) {
+        this.journal = journal;
+    }
+
+    /** Answers a request the fault plan was never asked about (refused as bad input, or not found). */
+    void answer(Exchange exchange, JournalDraft draft, Reply reply) {
+        answer(exchange, draft, 0, reply, null);
+    }
+
+    /** Journals the answer ({@code fault} nullable: none), then writes it. */
+    void answer(Exchange exchange, JournalDraft draft, int attempt, Reply reply, Fault fault) {
+        long seq = record(draft, draft.entry(attempt, fault, reply.committed(), reply.seatId(), reply.status()), false);
+        exchange.answer(reply, answeredMs -> journal.settle(seq, answeredMs));
+    }
+
+    /** Journals a fault that replaced the answer: nothing will be written, so the entry is settled at once. */
+    void struck(JournalDraft draft, int attempt, Fault fault, boolean committed, String seatId) {
+        record(draft, draft.entry(attempt, fault, committed, seatId, null), true);
+    }
+
+    private long record(JournalDraft draft, JournalEntry entry, boolean settled) {
+        long seq = journal.record(entry, settled);
+        LOG.debug("{} {} -> {} fault={} committed={}", entry.method(), draft.loggablePath(), entry.status(),
+                entry.fault(), entry.committed());
+        return seq;
+    }
+}

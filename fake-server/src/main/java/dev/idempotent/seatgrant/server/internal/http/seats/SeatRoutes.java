@@ -1,0 +1,246 @@
+package dev.idempotent.seatgrant.server.internal.http.seats;
+
+import dev.idempotent.seatgrant.server.ReplayStatus;
+import dev.idempotent.seatgrant.server.internal.GrantRequest;
+import dev.idempotent.seatgrant.server.internal.GrantService.Outcome;
+import dev.idempotent.seatgrant.server.internal.ServerCore;
+import dev.idempotent.seatgrant.server.internal.http.Exchange;
+import dev.idempotent.seatgrant.server.internal.http.LogSafe;
+import dev.idempotent.seatgrant.server.internal.http.Problems;
+import dev.idempotent.seatgrant.server.internal.http.Reply;
+import dev.idempotent.seatgrant.server.internal.http.Routes;
+import dev.idempotent.seatgrant.server.internal.http.UriParts;
+import dev.idempotent.seatgrant.server.internal.http.admin.AdminRoutes;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The seat API: {@code POST /v1/seats} (the grant), {@code GET /v1/seats} (the list) and
+ * {@code GET /v1/seats/{id}}, under the server's base path. Bad input gets its {@code 4xx} before the fault plan
+ * is asked; a valid request's work runs under the plan ({@link FaultRunner}); every request is journaled, those
+ * outside the base path included (with their own path, and a {@code 404}).
+ *
+ * <p>Thread-safe. Grants complete on the store's writer, reads on the store's executor; the answer is built on
+ * the connection's event loop.
+ */
+public final class SeatRoutes implements Routes {
+
+    private static final String SEATS = "/v1/seats";
+    private static final int MAX_LIST = 1000;
+    private static final String REPLAYED = "Idempotent-Replayed";
+
+    private final ServerCore core;
+    private final String basePath;
+    private final SeatJournal journal;
+    private final FaultRunner faults;
+
+    /** @param basePath the prefix the seat API is served under ({@code ""} for the root); never logged */
+    public SeatRoutes(ServerCore core, String basePath) {
+        this.core = core;
+        this.basePath = basePath;
+        this.journal = new SeatJournal(core.journal());
+        this.faults = new FaultRunner(core.planner(), journal, core.defaultHangMs());
+    }
+
+    /** The seat API behind the admin API, as {@code serve} runs it. */
+    public static Routes withAdmin(ServerCore core, String basePath) {
+        AdminRoutes admin = new AdminRoutes(new AdminRoutes.Backing(core.journal(), core.planner(),
+                () -> SeatJson.ledger(core.store().ledger()), core::reset, core.adminToken(), core.dbExecutor()));
+        return admin.inFrontOf(new SeatRoutes(core, basePath));
+    }
+
+    @Override
+    public void serve(Exchange exchange) {
+        String path = exchange.path();
+        String apiPath = apiPath(path);
+        JournalDraft draft = JournalDraft.of(exchange.firstByteAt(), exchange.method(),
+                apiPath == null ? path : apiPath, apiPath == null);
+        UriParts uri;
+        try {
+            uri = exchange.uri();
+        } catch (UriParts.Invalid e) {
+            journal.answer(exchange, draft, Problems.problem(400, "invalid-query", e.getMessage()));
+            return;
+        }
+        if (apiPath == null) {
+            // Journaled with its own path (the admin API may see it); logged without it, since it may hold a
+            // near-miss of a secret base path.
+            journal.answer(exchange, draft, Problems.problem(404, "not-found", "no such resource"));
+            return;
+        }
+        route(exchange, uri, draft);
+    }
+
+    /** Journaled when its head named a seat-API path; a request outside the base path is answered and forgotten. */
+    @Override
+    public void refused(Exchange exchange, Reply problem) {
+        String apiPath = apiPath(exchange.path());
+        if (apiPath == null) {
+            exchange.answer(problem);
+            return;
+        }
+        journal.answer(exchange, JournalDraft.of(exchange.firstByteAt(), exchange.method(), apiPath, false), problem);
+    }
+
+    /** Never the base path, which may hold a secret-looking token. */
+    @Override
+    public String loggablePath(String path) {
+        String apiPath = apiPath(path);
+        return apiPath == null ? "(outside the base path)" : LogSafe.path(apiPath);
+    }
+
+    /**
+     * The seat-API path this request path names once the base path is taken off ({@code /v1/seats}), or null when
+     * the path lies outside the base path.
+     */
+    private String apiPath(String path) {
+        if (basePath.isEmpty()) {
+            return path;
+        }
+        if (path.equals(basePath)) {
+            return "/";
+        }
+        if (path.startsWith(basePath) && path.charAt(basePath.length()) == '/') {
+            return path.substring(basePath.length());
+        }
+        return null;
+    }
+
+    private void route(Exchange exchange, UriParts uri, JournalDraft draft) {
+        String path = draft.path();
+        HttpMethod method = exchange.request().method();
+        if (path.equals(SEATS)) {
+            if (method.equals(HttpMethod.POST)) {
+                postSeat(exchange, draft);
+            } else if (method.equals(HttpMethod.GET)) {
+                listSeats(exchange, uri, draft);
+            } else {
+                journal.answer(exchange, draft,
+                        Problems.problem(405, "method-not-allowed", "use GET or POST on " + SEATS)
+                                .withHeader(HttpHeaderNames.ALLOW, "GET, POST"));
+            }
+            return;
+        }
+        if (path.startsWith(SEATS + "/") && path.indexOf('/', SEATS.length() + 1) < 0
+                && path.length() > SEATS.length() + 1) {
+            if (method.equals(HttpMethod.GET)) {
+                getSeat(exchange, draft, path.substring(SEATS.length() + 1));
+            } else {
+                journal.answer(exchange, draft, Problems.problem(405, "method-not-allowed", "use GET on a seat")
+                        .withHeader(HttpHeaderNames.ALLOW, "GET"));
+            }
+            return;
+        }
+        journal.answer(exchange, draft, Problems.problem(404, "not-found", "no such resource"));
+    }
+
+    private void postSeat(Exchange exchange, JournalDraft draft) {
+        FullHttpRequest request = exchange.request();
+        List<String> keys = request.headers().getAll("Idempotency-Key");
+        if (keys.size() > 1) {
+            journal.answer(exchange, draft,
+                    Problems.problem(400, "invalid-idempotency-key", "send one Idempotency-Key header"));
+            return;
+        }
+        String key = keys.isEmpty() ? null : keys.get(0);
+        if (key != null && !SeatInput.validKey(key)) {
+            journal.answer(exchange, draft, Problems.problem(400, "invalid-idempotency-key",
+                    "Idempotency-Key must be 1 to " + SeatInput.MAX_KEY_LENGTH
+                            + " visible ASCII characters (no spaces)"));
+            return;
+        }
+        JournalDraft keyed = draft.withKey(key);
+        if (key == null && core.requireKey()) {
+            journal.answer(exchange, keyed, Problems.problem(400, "missing-idempotency-key",
+                    "this server requires an Idempotency-Key on POST " + SEATS));
+            return;
+        }
+        Optional<String> badType = SeatInput.contentTypeProblem(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
+        if (badType.isPresent()) {
+            journal.answer(exchange, keyed, Problems.problem(415, "unsupported-media-type", badType.get()));
+            return;
+        }
+        byte[] body = new byte[request.content().readableBytes()];
+        request.content().getBytes(request.content().readerIndex(), body);
+        GrantRequest grant;
+        try {
+            grant = GrantRequest.parse(body);
+        } catch (GrantRequest.Invalid e) {
+            journal.answer(exchange, keyed, Problems.problem(400, e.slug(), e.getMessage()));
+            return;
+        }
+        String identity = key != null ? "key:" + key : "body:" + grant.canonicalHash();
+        // The grant completes on the store's writer thread; the answer is built on this connection's event loop,
+        // so the writer (the durable store's throughput) spends no time on JSON and headers.
+        faults.run(exchange, keyed.withIds(grant.workspaceId(), grant.userId()), identity,
+                hold -> core.grants().grant(grant, key, hold).thenApplyAsync(this::grantReply, exchange.loop()));
+    }
+
+    private Reply grantReply(Outcome outcome) {
+        if (outcome instanceof Outcome.Created created) {
+            return Reply.json(201, SeatJson.seat(created.seat()))
+                    .withHeader(HttpHeaderNames.LOCATION, basePath + SEATS + "/" + created.seat().id())
+                    .withSeat(created.seat().id(), true);
+        }
+        if (outcome instanceof Outcome.Replayed replayed) {
+            int status = core.replayStatus() == ReplayStatus.ORIGINAL ? 201 : 409;
+            return Reply.json(status, SeatJson.seat(replayed.seat()))
+                    .withHeader(HttpHeaderNames.LOCATION, basePath + SEATS + "/" + replayed.seat().id())
+                    .withHeader(REPLAYED, "true")
+                    .withSeat(replayed.seat().id(), false);
+        }
+        if (outcome instanceof Outcome.InProgress inProgress) {
+            return Problems.problem(409, "request-in-progress",
+                            "another request with this Idempotency-Key is still being processed; retry later")
+                    .withHeader(HttpHeaderNames.RETRY_AFTER, inProgress.retryAfterSeconds());
+        }
+        return Problems.problem(422, "idempotency-key-reused",
+                "this Idempotency-Key was already used with a different payload");
+    }
+
+    private void listSeats(Exchange exchange, UriParts uri, JournalDraft draft) {
+        String workspaceId = uri.first("workspaceId");
+        String userId = uri.first("userId");
+        JournalDraft filtered = draft.withIds(workspaceId, userId);
+        for (String value : new String[] {workspaceId, userId}) {
+            if (value == null) {
+                continue;
+            }
+            String why = GrantRequest.idProblem(value);
+            if (why != null) {
+                // The same rule as a POST body's ids: a filter no grant could hold is refused, not trimmed into
+                // another id (a check-then-POST client would then never see its own seat).
+                journal.answer(exchange, filtered,
+                        Problems.problem(400, "invalid-query", "workspaceId and userId " + why));
+                return;
+            }
+        }
+        faults.run(exchange, filtered, "GET " + UriParts.originForm(exchange.request().uri()), hold -> later(hold,
+                () -> Reply.json(200, SeatJson.seats(core.store().list(workspaceId, userId, MAX_LIST)))));
+    }
+
+    private void getSeat(Exchange exchange, JournalDraft draft, String id) {
+        if (!SeatInput.plainText(id)) {
+            // No seat id holds one; asking the store would make PostgreSQL refuse a NUL with a 503.
+            journal.answer(exchange, draft, Problems.problem(404, "seat-not-found", "no seat has this id"));
+            return;
+        }
+        faults.run(exchange, draft, "GET " + draft.path(), hold -> later(hold, () -> core.store().find(id)
+                .map(seat -> Reply.json(200, SeatJson.seat(seat)).withSeat(seat.id(), false))
+                .orElseGet(() -> Problems.problem(404, "seat-not-found", "no seat has this id"))));
+    }
+
+    /** A store read on the store's executor, after {@code holdMs} (a {@code delay} fault) on a timer. */
+    private CompletableFuture<Reply> later(long holdMs, Supplier<Reply> read) {
+        Executor executor = holdMs <= 0 ? core.dbExecutor()
+                : CompletableFuture.delayedExecutor(holdMs, TimeUnit.MILLISECONDS, core.dbExecutor());
+        return CompletableFuture.supplyAsync(read, executor);
+    }
+}
