@@ -15,6 +15,9 @@ defect of the seat-grant rubric and nothing else:
   --borderline             right, but close to the grader's lines: a 1.2 s request timeout (the gateway answers its
                            504 after 1 s) and Retry-After slept to the millisecond
   --flaky-retry-after FILE Retry-After ignored on every other process, counted in FILE: a defect only some runs show
+  --request-timeout S      S seconds per request instead of 2
+  --trickle S              send each request's headers, then its body S seconds later (a slow client)
+  --nack-success           nack even a granted seat (a defect the trickle tests fail on)
 """
 import datetime
 import http.client
@@ -54,7 +57,11 @@ if "--flaky-retry-after" in ARGS:
     with open(COUNTER, "w") as counter:
         counter.write(str(RUNS))
     IGNORE_RETRY_AFTER = RUNS % 2 == 1
-if "--no-request-timeout" in ARGS:
+TRICKLE_S = float(ARGS[ARGS.index("--trickle") + 1]) if "--trickle" in ARGS else 0.0
+NACK_SUCCESS = "--nack-success" in ARGS
+if "--request-timeout" in ARGS:
+    REQUEST_TIMEOUT_S = float(ARGS[ARGS.index("--request-timeout") + 1])
+elif "--no-request-timeout" in ARGS:
     REQUEST_TIMEOUT_S = None
 elif "--borderline" in ARGS:
     REQUEST_TIMEOUT_S = 1.2
@@ -108,13 +115,30 @@ def backoff_s(attempt):
     return random.uniform(0, min(MAX_DELAY_S, BASE_DELAY_S * 2 ** min(attempt - 1, 16)))  # full jitter
 
 
+class TricklingConnection(http.client.HTTPConnection):
+    """Sends the request line and headers, waits TRICKLE_S, then sends the body."""
+
+    def send(self, data):
+        if TRICKLE_S and isinstance(data, (bytes, bytearray)) and not data.startswith(b"POST "):
+            time.sleep(TRICKLE_S)
+        super().send(data)
+
+
+class TricklingHandler(urllib.request.HTTPHandler):
+    def http_open(self, req):
+        return self.do_open(TricklingConnection, req)
+
+
+OPENER = urllib.request.build_opener(TricklingHandler) if TRICKLE_S else urllib.request.build_opener()
+
+
 def post(url, key, body):
     headers = {"content-type": "application/json"}
     if key is not None:
         headers["idempotency-key"] = key
     request = urllib.request.Request(url, data=body, method="POST", headers=headers)
     try:
-        with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT_S) as response:
+        with OPENER.open(request, timeout=REQUEST_TIMEOUT_S) as response:
             return response.status, response.headers, response.read().decode("utf-8", "replace")
     except urllib.error.HTTPError as answer:  # any 4xx or 5xx: still an answer to classify
         return answer.code, answer.headers, answer.read().decode("utf-8", "replace")
@@ -139,7 +163,7 @@ def grant(event, base_url):
             log_event(event="seat.grant.attempt", requestId=event["requestId"], attempt=attempt, outcome=outcome,
                       status=status, seatId=seat_id)
             if outcome in ("granted", "replayed"):
-                return ACK
+                return NACK if NACK_SUCCESS else ACK
             if outcome == "rejected":
                 return REJECT
             if outcome == "nack":
