@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idempotent.seatgrant.server.FakeSeatServer;
 import dev.idempotent.seatgrant.server.JournalEntry;
 import dev.idempotent.seatgrant.server.ServerConfig;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -92,7 +93,7 @@ final class Trial implements AutoCloseable {
     }
 
     /** What the worker gets as {@code SEATS_BASE_URL}: scheme, host, port and base path, no trailing slash. */
-    java.net.URI apiBase() {
+    URI apiBase() {
         return server.apiBaseUri();
     }
 

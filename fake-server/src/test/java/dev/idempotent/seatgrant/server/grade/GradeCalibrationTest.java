@@ -60,8 +60,8 @@ class GradeCalibrationTest {
             return;
         }
         lanes = Executors.newFixedThreadPool(AT_ONCE);
-        GRADES.forEach((name, grade) -> REPORTS.put(name, CompletableFuture.supplyAsync(() -> new Grader(
-                Workers.python(grade.args().toArray(String[]::new)), grade.timeout()).grade(grade.only()), lanes)));
+        GRADES.forEach((name, grade) -> REPORTS.put(name, CompletableFuture.supplyAsync(() -> Conclusive.grade(new Grader(
+                Workers.python(grade.args().toArray(String[]::new)), grade.timeout()), grade.only()), lanes)));
     }
 
     @AfterAll

@@ -25,7 +25,7 @@ class GradeOtherLanguagesTest {
     private static final Set<String> LOST_ANSWERS = Set.of("committed-then-504", "redelivery-after-nack");
 
     private static GradeReport grade(List<String> command, Set<String> only) {
-        return new Grader(command, DELIVERY_TIMEOUT).grade(only);
+        return Conclusive.grade(new Grader(command, DELIVERY_TIMEOUT), only);
     }
 
     @Test
