@@ -323,14 +323,6 @@ final class Trial implements AutoCloseable {
     }
 
     /**
-     * When the server had written its answer to {@code e}: its first byte plus {@code answeredMs}; empty while the
-     * answer is not written (a held connection, a reset).
-     */
-    static Optional<Instant> answered(JournalEntry e) {
-        return Optional.ofNullable(e.answeredMs()).map(ms -> e.at().plusMillis(ms));
-    }
-
-    /**
      * Why this trial's own server was the slow party: a clean answer (no fault) that took longer than
      * {@link #SLOW_ANSWER} from its first byte to written; empty when none did.
      */

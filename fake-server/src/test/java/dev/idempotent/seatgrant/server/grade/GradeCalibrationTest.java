@@ -173,8 +173,8 @@ class GradeCalibrationTest {
         CheckResult once = report.check("seed-1-201-once");
         assertFalse(once.passed());
         assertTrue(once.evidence().startsWith("the Idempotency-Key is 'seat-grant:' + the requestId, not the requestId"
-                + " itself: this worker's own resends replay, but another producer of the same requestId would not"
-                + " be deduplicated against it"), once.evidence());
+                + " itself: another producer of the same requestId (a second consumer, a replayed event) would not be"
+                + " deduplicated against it"), once.evidence());
         List<String> failed = new ArrayList<>();
         report.checks().stream().filter(c -> !c.passed()).forEach(c -> failed.add(c.id()));
         assertEquals(List.of("seed-1-201-once"), failed, ReportWriter.table(report));

@@ -31,12 +31,12 @@ class GradeEvidenceTest {
 
     @Test
     void aResendBeforeTheLostAnswerWasWrittenIsToldApartAndTheAttemptsAreInArrivalOrder() {
-        // Its 0.4 s timeout fires before the gateway's 504 (1 s). The resend's 409 replay is answered, and so
-        // journaled, first; by their first bytes the 504's POST still comes first.
+        // Its 0.4 s timeout fires before the gateway's 504 (1 s): sooner than the 504 could have been written. The
+        // resend's 409 replay is answered, and so journaled, first; by their first bytes the 504's POST comes first.
         CheckResult check = grade("committed-then-504", "--request-timeout", "0.4");
         assertTrue(check.passed(), check.evidence());
         assertTrue(check.evidence().matches("resent within the delivery 0\\.\\d\\d s after the first POST, before a 504"
-                + " after the commit reached it \\(its own request timeout\\), and acked \\(409 replay\\) \\| delivery 1:"
+                + " after the commit could reach it \\(its own request timeout\\), and acked \\(409 replay\\) \\| delivery 1:"
                 + " 504 after commit, 409 replay -> ack \\| .*"), check.evidence());
     }
 
