@@ -1,7 +1,5 @@
 package dev.idempotent.seatgrant.server.internal.cli;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
 import dev.idempotent.seatgrant.server.grade.GradeReport;
 import dev.idempotent.seatgrant.server.grade.Grader;
 import dev.idempotent.seatgrant.server.grade.ReportWriter;
@@ -14,7 +12,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code fake-server grade [flags] -- COMMAND [ARGS...]}: scores a seat-grant worker in any language against the
@@ -161,9 +158,7 @@ public final class GradeCommand {
     }
 
     private static void quietServerLogs() {
-        // Sixteen embedded servers starting and stopping are not news; the report is the output.
-        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
-            context.getLogger("dev.idempotent.seatgrant.server").setLevel(Level.WARN);
-        }
+        // Seventeen embedded servers starting and stopping are not news; the report is the output.
+        OptionalDependencies.warnOnly("dev.idempotent.seatgrant.server");
     }
 }
