@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,6 +31,17 @@ final class WorkerCommand {
 
     /** More log than this per stream is cut: the checks need lines, not megabytes. */
     private static final int MAX_LOG_BYTES = 1 << 20;
+
+    /**
+     * The deliveries running now, across every grade in this JVM: a grade stopped from outside (Ctrl-C, a
+     * SIGTERM) kills them on its way out, so no worker outlives the grader.
+     */
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(WorkerCommand::kill),
+                "grade-kill-workers"));
+    }
 
     private final List<String> command;
     private final Duration timeout;
@@ -69,21 +82,26 @@ final class WorkerCommand {
                 throw new WorkerStartException("cannot start the worker '" + command.get(0) + "': "
                         + firstLine(e.getMessage()));
             }
-            try (OutputStream stdin = process.getOutputStream()) {
-                stdin.write((eventLine + "\n").getBytes(StandardCharsets.UTF_8));
-            } catch (IOException closedEarly) {
-                // A worker that exits without reading its event is judged by what it did, not by this pipe.
-            }
+            RUNNING.add(process);
             boolean finished;
             try {
-                finished = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                kill(process);
-                throw e;
-            }
-            if (!finished) {
-                kill(process);
-                process.waitFor(10, TimeUnit.SECONDS);
+                try (OutputStream stdin = process.getOutputStream()) {
+                    stdin.write((eventLine + "\n").getBytes(StandardCharsets.UTF_8));
+                } catch (IOException closedEarly) {
+                    // A worker that exits without reading its event is judged by what it did, not by this pipe.
+                }
+                try {
+                    finished = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    kill(process);
+                    throw e;
+                }
+                if (!finished) {
+                    kill(process);
+                    process.waitFor(10, TimeUnit.SECONDS);
+                }
+            } finally {
+                RUNNING.remove(process);
             }
             Instant end = Instant.now();
             Captured stdout = read(out);
