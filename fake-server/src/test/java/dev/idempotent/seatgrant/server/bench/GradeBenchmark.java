@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>{@code -Dgrade.bench.runs=N} (default 5) grades per setting; {@code -Dgrade.bench.busy=N} (default 0,1) the
  * settings, as numbers of threads this JVM keeps spinning meanwhile: 0 is the machine as it is, 1 "loaded" as the
- * stability test loads it. It prints each run's wall time, exit code and verdict line, then the median per setting.
+ * stability test loads it. It prints each run's wall time, exit code and verdict line (and any check that did not
+ * pass), then the median per setting.
  */
 public final class GradeBenchmark {
 
@@ -70,6 +71,9 @@ public final class GradeBenchmark {
                             .orElse("(no verdict line)");
                     System.out.printf(Locale.ROOT, "  busy %d, run %d: %6.1f s, exit %d, %s%n", busy, i, s,
                             p.exitValue(), verdict);
+                    // A check that did not pass, with its evidence: what the time went into, or what load did.
+                    out.lines().filter(l -> l.matches("[a-z0-9-]+ +[a-zA-Z]+ +(FAIL|INCONCLUSIVE).*"))
+                            .forEach(l -> System.out.println("    " + l));
                 }
             } finally {
                 spinning.set(false);
