@@ -3,6 +3,7 @@ package dev.idempotent.seatgrant.server.grade;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idempotent.seatgrant.server.FakeSeatServer;
+import dev.idempotent.seatgrant.server.FaultRule;
 import dev.idempotent.seatgrant.server.JournalEntry;
 import dev.idempotent.seatgrant.server.ServerConfig;
 import java.net.URI;
@@ -39,7 +40,10 @@ final class Trial implements AutoCloseable {
      */
     static final List<Duration> REDELIVERY_DELAYS = List.of(Duration.ofSeconds(2), Duration.ofSeconds(4));
 
-    /** A clean answer slower than this, first byte to written, makes the grader's own server the slow party. */
+    /**
+     * An answer slower than this, first byte to written, beyond its fault's own delay, makes the grader's own server
+     * the slow party.
+     */
     static final Duration SLOW_ANSWER = Duration.ofMillis(250);
 
     /** How long to wait for the journal to catch up with the store: beyond the catalogue's longest fault delay. */
@@ -323,15 +327,25 @@ final class Trial implements AutoCloseable {
     }
 
     /**
-     * Why this trial's own server was the slow party: a clean answer (no fault) that took longer than
-     * {@link #SLOW_ANSWER} from its first byte to written; empty when none did.
+     * Why this trial's own server was the slow party: an answer that took longer than {@link #SLOW_ANSWER} from its
+     * first byte to written, beyond what its fault asked for (a clean answer: nothing; a {@code 429}: nothing; the
+     * gateway's {@code 504}: its 1 s). Empty when none did.
      */
     Optional<String> slowAnswer() {
         return server.journal().stream()
-                .filter(e -> e.fault() == null && e.answeredMs() != null && e.answeredMs() > SLOW_ANSWER.toMillis())
-                .max(Comparator.comparingLong(JournalEntry::answeredMs))
-                .map(e -> "a clean " + Evidence.answer(e) + " took " + Evidence.seconds(Duration.ofMillis(e.answeredMs()))
-                        + " from its first byte to written");
+                .filter(e -> e.answeredMs() != null && overrunMs(e) > SLOW_ANSWER.toMillis())
+                .max(Comparator.comparingLong(this::overrunMs))
+                .map(e -> "a" + (e.fault() == null ? " clean " : "n ") + Evidence.answer(e) + " took "
+                        + Evidence.seconds(Duration.ofMillis(overrunMs(e))) + " from its first byte to written"
+                        + (e.fault() == null ? "" : ", beyond its fault's own delay"));
+    }
+
+    /** How much longer than its fault's own delay (none without a fault) an answer took to be written. */
+    private long overrunMs(JournalEntry e) {
+        long intended = e.fault() == null ? 0 : server.faultPlan().rules().stream()
+                .filter(rule -> rule.fault().wireName().equals(e.fault()) && rule.delayMs() != null)
+                .mapToLong(FaultRule::delayMs).max().orElse(0);
+        return e.answeredMs() - intended;
     }
 
     /**

@@ -27,9 +27,10 @@ import org.junit.jupiter.api.Test;
  */
 class GradeCalibrationTest {
 
-    private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(60);
+    /** Generous: no correct delivery here runs long, and a starved machine must not turn a slow start into a kill. */
+    private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(180);
     /** Short enough that a worker that never gives up is killed soon; long enough for every correct delivery. */
-    private static final Duration NEVER_ENDS_TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration NEVER_ENDS_TIMEOUT = Duration.ofSeconds(60);
     private static final int AT_ONCE = 4;
     private static final Set<String> IDEMPOTENCY_AND_ERROR_CLASSES = Grader.catalogue().stream()
             .filter(c -> c.signal() == Signal.IDEMPOTENCY || c.signal() == Signal.ERROR_CLASSES)
@@ -143,7 +144,7 @@ class GradeCalibrationTest {
         // Everything right but the outage: 7 of 8, a pass by the sum alone.
         assertSignals(report, 2, 2, 1, 2);
         assertFalse(report.liveness().passed());
-        assertTrue(report.liveness().reason().matches("[a-z0-9-]+: delivery 1 never ended: killed at the 20 s delivery"
+        assertTrue(report.liveness().reason().matches("[a-z0-9-]+: delivery 1 never ended: killed at the 60 s delivery"
                 + " timeout after \\d+ POSTs, the last \\(503\\) \\d+\\.\\d\\d s before the kill"),
                 report.liveness().reason());
         assertFalse(report.check("seed-5-exhaustion-is-a-nack").passed());

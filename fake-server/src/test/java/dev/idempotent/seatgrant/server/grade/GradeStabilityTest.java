@@ -26,7 +26,7 @@ class GradeStabilityTest {
     private static final Set<String> TIMING_SENSITIVE = Set.of("committed-then-504", "committed-then-held-open",
             "twin-deliveries", "retry-after-honoured");
     private static final int ROUNDS = 3;
-    private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(180);
 
     /** What a verdict is made of: the verdict, each signal, and each check's result. */
     private record Outcome(Result verdict, Map<Signal, Integer> signals, Map<String, Result> checks) {
