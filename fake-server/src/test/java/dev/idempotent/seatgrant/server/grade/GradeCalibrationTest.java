@@ -155,11 +155,14 @@ class GradeCalibrationTest {
     @Test
     void aTwinThatNacksTheInProgress409IsRedeliveredAfterTheHoldAndOnlyErrorClassesPay() {
         GradeReport report = report("nack-in-progress");
-        // The bus waits 2 s, then 4 s (GradeBusTest), so a nacking twin cannot use up its deliveries inside the 3 s
-        // hold: it is redelivered, finds the seat, and acks.
+        // The bus waits 2 s, then 4 s (GradeBusTest), so a twin that met the in-progress 409 and nacked cannot use up
+        // its deliveries inside the 3 s hold: it is redelivered, finds the seat, and acks. (Which twin meets the 409,
+        // if either does, is the race the twins are there to run.)
         CheckResult twins = report.check("twin-deliveries");
         assertTrue(twins.passed(), twins.evidence());
-        assertTrue(twins.evidence().contains("nack (exit 1), redelivered 2."), twins.evidence());
+        if (twins.evidence().contains("nack (exit 1)")) {
+            assertTrue(twins.evidence().contains("nack (exit 1), redelivered 2."), twins.evidence());
+        }
         CheckResult inProgress = report.check("in-progress-409-retried");
         assertFalse(inProgress.passed());
         assertTrue(inProgress.evidence().startsWith("did not retry the in-progress 409 within the delivery"),
