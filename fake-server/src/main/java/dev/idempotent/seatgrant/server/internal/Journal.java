@@ -117,9 +117,20 @@ public final class Journal {
                 + stringBytes(entry.fault()) + stringBytes(entry.seatId());
     }
 
-    /** A string's header and array, at two bytes a character, the most a Java string takes. */
+    /**
+     * A string's header and array: one byte a character while every character is Latin-1 (a compact string),
+     * two otherwise.
+     */
     private static int stringBytes(String s) {
-        return s == null ? 0 : 40 + 2 * s.length();
+        if (s == null) {
+            return 0;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) > 0xFF) {
+                return 40 + 2 * s.length();
+            }
+        }
+        return 40 + s.length();
     }
 
     /**

@@ -67,7 +67,7 @@ class JournalBoundsTest {
         for (String key : List.of("k1", "k2", "k3", "k4")) {
             journal.record(entry(key), true);
         }
-        JournalEntry large = withPath("/v1/" + "p".repeat(300));
+        JournalEntry large = withPath("/v1/" + "p".repeat(600));
 
         journal.record(large, true);
 
@@ -80,12 +80,16 @@ class JournalBoundsTest {
     }
 
     @Test
-    void theEstimateCountsEveryStringAtTwoBytesACharacter() {
+    void theEstimateCountsEveryStringAsTheHeapHoldsIt() {
         JournalEntry bare = new JournalEntry(0, AT, "G", "/", null, null, null, 0, null, false, null, null, false, null);
         JournalEntry longer = new JournalEntry(0, AT, "GE", "/a", "k", "w", "u", 0, "reset", false, "seat", null, false,
                 null);
         int base = Journal.estimatedBytes(bare);
-        assertEquals(base + 2 + 2 + 3 * (40 + 2) + (40 + 10) + (40 + 8), Journal.estimatedBytes(longer));
+        assertEquals(200 + (40 + 1) + (40 + 1), base, "a fixed 200 bytes, and a header and a byte a Latin-1 character");
+        assertEquals(base + 1 + 1 + 3 * (40 + 1) + (40 + 5) + (40 + 4), Journal.estimatedBytes(longer));
+        JournalEntry latin1 = withPath("/caf\u00e9");
+        JournalEntry wide = withPath("/caf\u4e2d");
+        assertEquals(Journal.estimatedBytes(latin1) + 5, Journal.estimatedBytes(wide), "two bytes a character past Latin-1");
     }
 
     @Test
