@@ -104,11 +104,7 @@ class RequestHeadStrictnessTest extends SharedServerTest {
     @ValueSource(strings = {"identity", "x-chunked", "\"chunked\"", "gzip", "gzip, chunked", "chunked;q=1, x"})
     void aTransferCodingTheServerDoesNotImplementIs501(String coding) throws Exception {
         // RFC 9112 section 6.1. Before: 400 for all but gzip, chunked, though the README promised 501.
-        RawConnection.Response r = refused("POST /v1/seats HTTP/1.1\r\nHost: " + host()
-                + "\r\nContent-Type: application/json\r\nTransfer-Encoding: " + coding + "\r\n\r\n"
-                + Integer.toHexString(Http.BODY.length()) + "\r\n" + Http.BODY + "\r\n0\r\n\r\n");
-
-        assertProblem(r, 501, "unsupported-transfer-encoding");
+        assertProblem(grantWithCodings(coding), 501, "unsupported-transfer-encoding");
         assertEquals(0, server.ledger().seats());
     }
 
@@ -116,12 +112,15 @@ class RequestHeadStrictnessTest extends SharedServerTest {
     @ValueSource(strings = {"chunked, chunked", "chunked\r\nTransfer-Encoding: chunked"})
     void chunkedTwiceIs400(String coding) throws Exception {
         // RFC 9112 section 7: a sender must not apply chunked more than once; where the body ends is not knowable.
-        RawConnection.Response r = refused("POST /v1/seats HTTP/1.1\r\nHost: " + host()
-                + "\r\nContent-Type: application/json\r\nTransfer-Encoding: " + coding + "\r\n\r\n"
-                + Integer.toHexString(Http.BODY.length()) + "\r\n" + Http.BODY + "\r\n0\r\n\r\n");
-
-        assertProblem(r, 400, "malformed-request");
+        assertProblem(grantWithCodings(coding), 400, "malformed-request");
         assertEquals(0, server.ledger().seats());
+    }
+
+    /** A grant whose body is one chunk, sent with {@code Transfer-Encoding: codings}, refused. */
+    private static RawConnection.Response grantWithCodings(String codings) throws Exception {
+        return refused("POST /v1/seats HTTP/1.1\r\nHost: " + host() + "\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: " + codings + "\r\n\r\n" + Integer.toHexString(Http.BODY.length()) + "\r\n"
+                + Http.BODY + "\r\n0\r\n\r\n");
     }
 
     @Test

@@ -90,6 +90,7 @@ class JournalBoundsTest {
         JournalEntry latin1 = withPath("/caf\u00e9");
         JournalEntry wide = withPath("/caf\u4e2d");
         assertEquals(Journal.estimatedBytes(latin1) + 5, Journal.estimatedBytes(wide), "two bytes a character past Latin-1");
+        assertEquals(Journal.estimatedBytes(latin1), Journal.estimatedBytes(withPath("/caf\u00ff")), "\u00ff is Latin-1");
     }
 
     @Test
@@ -218,6 +219,10 @@ class JournalBoundsTest {
         assertFalse(end.more());
         assertEquals(5, end.through());
 
+        Journal.Slice oneLeft = journal.slice(0, Long.MAX_VALUE, 4, false);
+        assertEquals(List.of("k1", "k2", "k3", "k4"), keys(oneLeft.entries()));
+        assertTrue(oneLeft.more(), "seq 5 is left, exactly one");
+
         Journal.Slice bounded = journal.slice(0, 3, 10, false);
         assertEquals(List.of("k1", "k2", "k3"), keys(bounded.entries()));
         assertFalse(bounded.more(), "nothing more up to its bound");
@@ -251,6 +256,9 @@ class JournalBoundsTest {
         Journal.Slice none = journal.slice(1, Long.MAX_VALUE, 0, true);
         assertEquals(2, none.through(), "the seq before the first it could have read");
         assertTrue(none.more());
+        Journal.Slice belowTheRing = journal.slice(1, 1, 10, true);
+        assertEquals(List.of(), belowTheRing.entries());
+        assertEquals(2, belowTheRing.through(), "read on from before the oldest kept, not past it");
     }
 
     @Test
@@ -272,8 +280,25 @@ class JournalBoundsTest {
     }
 
     @Test
-    void aJournalMustHoldSomething() {
+    void aJournalMustHoldSomethingAndHoldsTheNewestEntryWhateverItsSize() {
         assertThrows(IllegalArgumentException.class, () -> journal(0, 10));
         assertThrows(IllegalArgumentException.class, () -> journal(1, 0));
+        Journal tiny = journal(5, 1);
+        tiny.record(entry("k1"), true);
+        tiny.record(entry("k2"), true);
+        assertEquals(List.of("k2"), keys(tiny.snapshot()), "an entry over the whole bound is kept alone");
+    }
+
+    @Test
+    void aSeqNotYetGivenOutSettlesNothingInAFullRing() {
+        // A ring of 16 is full at 16: the slot seq 17 would take is the oldest entry's.
+        Journal journal = journal(16, Journal.MAX_BYTES);
+        for (int i = 1; i <= 16; i++) {
+            journal.record(entry("k" + i), false);
+        }
+
+        journal.settle(17, 5L);
+
+        assertFalse(journal.snapshot().get(0).sent(), "seq 1 is not seq 17");
     }
 }
