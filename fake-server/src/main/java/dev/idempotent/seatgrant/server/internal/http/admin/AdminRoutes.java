@@ -163,7 +163,7 @@ public final class AdminRoutes implements Routes {
                 exchange.answer(Problems.problem(400, "invalid-query", "limit goes with after: ?after=0&limit=N"));
                 return;
             }
-            // Today's shape for the tools that read it, streamed: a full journal is tens of megabytes of JSON.
+            // The shape the tools have always read, streamed: a full journal is tens of megabytes of JSON.
             exchange.stream(200, "application/json", JournalStream.whole(backing.journal(), backing.executor()));
             return;
         }
