@@ -113,6 +113,12 @@ interface LabTarget extends AutoCloseable {
     /** The admin API as the lab uses it. Errors name the admin resource and the status, never the URL. */
     final class RemoteTarget implements LabTarget {
 
+        /** Entries per page of the journal: the server's most. */
+        private static final int PAGE = 10_000;
+        /** How long a page may keep stopping before an entry still being written (the server settles it in 1 s). */
+        private static final Duration PAGE_PATIENCE = Duration.ofSeconds(10);
+        private static final Duration PAGE_RETRY = Duration.ofMillis(50);
+
         private final URI baseUri;
         private final String adminToken;
 
@@ -143,16 +149,38 @@ interface LabTarget extends AutoCloseable {
             return new Ledger(root.path("seats").asLong(), root.path("keys").asLong(), duplicates);
         }
 
+        /**
+         * Follows the journal page by page ({@code ?after=SEQ&limit=N}, then each page's {@code next}), so that
+         * neither side ever holds the whole journal. A page that stops before an answer still being written comes
+         * back empty with a {@code next}; the server settles such an entry within a second, so it is asked again
+         * shortly, within a bound.
+         */
         @Override
         public long posts() throws IOException, InterruptedException {
-            JsonNode root = Reads.MAPPER.readTree(send("requests", HttpRequest.BodyPublishers.noBody(), "GET"));
             long posts = 0;
-            for (JsonNode r : root.path("requests")) {
-                if (r.path("method").asText().equals("POST") && r.path("path").asText().equals("/v1/seats")) {
-                    posts++;
+            long after = 0;
+            long deadline = System.nanoTime() + PAGE_PATIENCE.toNanos();
+            while (true) {
+                JsonNode page = Reads.MAPPER.readTree(send("requests?after=" + after + "&limit=" + PAGE,
+                        HttpRequest.BodyPublishers.noBody(), "GET"));
+                for (JsonNode r : page.path("requests")) {
+                    if (r.path("method").asText().equals("POST") && r.path("path").asText().equals("/v1/seats")) {
+                        posts++;
+                    }
                 }
+                JsonNode next = page.path("next");
+                if (!next.isNumber()) {
+                    return posts;
+                }
+                if (page.path("requests").isEmpty()) {
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new IOException("admin requests kept an entry unsettled for "
+                                + PAGE_PATIENCE.toSeconds() + " s");
+                    }
+                    Thread.sleep(PAGE_RETRY.toMillis());
+                }
+                after = next.asLong();
             }
-            return posts;
         }
 
         @Override
@@ -171,7 +199,11 @@ interface LabTarget extends AutoCloseable {
             }
             HttpResponse<String> response = Reads.HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() / 100 != 2) {
-                throw new IOException("admin " + resource + " answered " + response.statusCode());
+                String name = resource.contains("?") ? resource.substring(0, resource.indexOf('?')) : resource;
+                String hint = response.body().contains("problem:admin-host-not-allowed")
+                        ? " (the server answers its admin API only under its own names: start it with"
+                                + " --allowed-host and the host name given to --server)" : "";
+                throw new IOException("admin " + name + " answered " + response.statusCode() + hint);
             }
             return response.body();
         }

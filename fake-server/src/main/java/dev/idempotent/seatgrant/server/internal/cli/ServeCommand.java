@@ -33,7 +33,9 @@ public final class ServeCommand {
               --base-path PATH         serve the seat API under PATH, e.g. /t/tok_abc/v1/seats (the admin
                                        API stays at /__admin; the path is never logged)
               --admin-token TOKEN      admin API needs 'Authorization: Bearer TOKEN' (and then answers any
-                                       address); or set FAKE_SERVER_ADMIN_TOKEN
+                                       address); or set FAKE_SERVER_ADMIN_TOKEN. Visible ASCII only
+              --allowed-host NAME      a name clients reach the admin API by besides localhost, 127.0.0.1,
+                                       [::1] and --host (e.g. fake-server); repeatable
               --header-timeout DUR     a request's headers must arrive within DUR of its first byte, else
                                        408 and close (default 10s; DUR is <n>ms, <n>s or <n>m)
               --body-timeout DUR       a request's body must arrive within DUR of its headers, else 408 and
@@ -147,6 +149,13 @@ public final class ServeCommand {
                         builder.adminToken(Flags.value(queue, flag));
                     } catch (IllegalArgumentException e) {
                         throw new UsageException("--admin-token: " + e.getMessage());
+                    }
+                }
+                case "--allowed-host" -> {
+                    try {
+                        builder.allowedHost(Flags.value(queue, flag));
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("--allowed-host: " + e.getMessage());
                     }
                 }
                 case "--header-timeout" -> builder.headerTimeout(Flags.duration(flag, Flags.value(queue, flag)));
