@@ -25,14 +25,18 @@ import java.net.URI;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * What {@code handleAsync} adds to the shared conformance scenarios: it holds no thread while a request or a wait
@@ -136,6 +140,72 @@ class HandleAsyncTest {
             assertEquals("cancelled", logged.get(0).get("outcome"));
             assertEquals("WARN", logged.get(0).level());
             assertEquals(1, waits.size(), "no further wait was scheduled");
+        }
+        wm.verify(1, postRequestedFor(urlEqualTo("/v1/seats")));
+    }
+
+    /** The ways a caller can complete the future {@code handleAsync} returned, and the words each is reported by. */
+    enum FromOutside {
+        CANCEL("cancel", f -> f.cancel(false)),
+        OR_TIMEOUT("timeout", f -> f.orTimeout(1, TimeUnit.MILLISECONDS)),
+        COMPLETE_EXCEPTIONALLY("exception:java.lang.IllegalStateException",
+                f -> f.completeExceptionally(new IllegalStateException("the consumer gave up"))),
+        COMPLETE("completed", f -> f.complete(new GrantOutcome.Granted("seat_guess", 1)));
+
+        final String endedBy;
+        final Consumer<CompletableFuture<GrantOutcome>> end;
+
+        FromOutside(String endedBy, Consumer<CompletableFuture<GrantOutcome>> end) {
+            this.endedBy = endedBy;
+            this.end = end;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(FromOutside.class)
+    void whateverCompletesTheFutureStopsTheGrantAndReportsExactlyOneCancelledOutcome(FromOutside how) {
+        wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(503)));
+        List<CompletableFuture<Void>> waits = new CopyOnWriteArrayList<>();
+        Scheduler held = delay -> {
+            CompletableFuture<Void> w = new CompletableFuture<>();
+            waits.add(w);
+            return w;
+        };
+        List<OutcomeEvent> outcomes = new CopyOnWriteArrayList<>();
+        List<GrantListener.AttemptEvent> attempts = new CopyOnWriteArrayList<>();
+        GrantListener listener = new GrantListener() {
+            @Override
+            public void onAttempt(GrantListener.AttemptEvent attempt) {
+                attempts.add(attempt);
+            }
+
+            @Override
+            public void onOutcome(OutcomeEvent outcome) {
+                outcomes.add(outcome);
+            }
+        };
+        try (CapturedEvents log = new CapturedEvents();
+                SeatGrantWorker w = new SeatGrantWorker(config().listener(listener).build(), time, held, time)) {
+            CompletableFuture<GrantOutcome> f = w.handleAsync(event);
+            await(() -> waits.size() == 1, "the grant waits for its second attempt");
+
+            how.end.accept(f);
+
+            await(() -> !outcomes.isEmpty(), "the grant reports how it ended");
+            assertTrue(waits.get(0).isCancelled(), "the pending wait was dropped, so no second attempt starts");
+            waits.get(0).complete(null);
+            assertEquals(List.of(new OutcomeEvent("req_1", 1, Outcome.CANCELLED, java.util.OptionalInt.of(503),
+                    Optional.empty(), Duration.ZERO, Optional.of(how.endedBy))), outcomes);
+            assertEquals(List.of(Outcome.RETRY), attempts.stream().map(GrantListener.AttemptEvent::outcome).toList());
+            List<CapturedEvents.Event> logged = log.forRequest("req_1").stream()
+                    .filter(e -> GrantEvents.OUTCOME.equals(e.message())).toList();
+            assertEquals(1, logged.size(), "one outcome line");
+            assertEquals("cancelled", logged.get(0).get("outcome"));
+            assertEquals(how.endedBy, logged.get(0).get("endedBy"));
+            assertEquals("WARN", logged.get(0).level());
+            assertEquals(1, waits.size(), "no further wait was scheduled");
+            assertEquals(1, w.retry().getMetrics().getNumberOfFailedCallsWithoutRetryAttempt(),
+                    "resilience4j booked the call once");
         }
         wm.verify(1, postRequestedFor(urlEqualTo("/v1/seats")));
     }
