@@ -245,13 +245,7 @@ public final class SeatGrantWorker implements AutoCloseable {
         ensureOpen();
         AsyncGrant grant = new AsyncGrant(api.prepare(event), policy.start(event.requestId(), deadline));
         inFlight.add(grant);
-        grant.result.whenComplete((outcome, failure) -> {
-            inFlight.remove(grant);
-            // The worker ends its run before it completes the future; a run still open means someone else did.
-            if (!grant.run.ended()) {
-                grant.stop(endedBy(grant.result, failure));
-            }
-        });
+        grant.result.whenComplete((outcome, failure) -> inFlight.remove(grant));
         if (closed) {
             // close() ran between ensureOpen() and registering this grant and may not have seen it.
             grant.closeNow();
@@ -261,14 +255,8 @@ public final class SeatGrantWorker implements AutoCloseable {
         return grant.result;
     }
 
-    /** How a future the worker had not completed was completed, in {@link OutcomeEvent#endedBy()}'s words. */
-    private static String endedBy(CompletableFuture<?> result, Throwable failure) {
-        if (result.isCancelled()) {
-            return OutcomeEvent.CANCEL;
-        }
-        if (failure == null) {
-            return OutcomeEvent.COMPLETED;
-        }
+    /** How a future completed exceptionally from outside ended its grant, in {@link OutcomeEvent#endedBy()}'s words. */
+    private static String endedBy(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         return cause instanceof TimeoutException
@@ -301,27 +289,89 @@ public final class SeatGrantWorker implements AutoCloseable {
                 + event.requestId());
     }
 
+    /**
+     * The future {@code handleAsync} returns. The worker completes it through {@link #finish} and {@link #fail};
+     * anyone else who completes it ({@code cancel}, {@code orTimeout}, {@code complete}, ...) first ends the grant,
+     * so its one outcome is reported before any thread waiting on the future wakes (Failsafe's {@code FailsafeFuture}
+     * overrides the same methods for the same reason). Dependent stages are plain {@link CompletableFuture}s.
+     */
+    private static final class GrantFuture extends CompletableFuture<GrantOutcome> {
+        private AsyncGrant grant;
+
+        boolean finish(GrantOutcome outcome) {
+            return super.complete(outcome);
+        }
+
+        boolean fail(Throwable failure) {
+            return super.completeExceptionally(failure);
+        }
+
+        boolean cancelQuietly() {
+            return super.cancel(false);
+        }
+
+        @Override
+        public boolean complete(GrantOutcome value) {
+            endFromOutside(OutcomeEvent.COMPLETED);
+            return super.complete(value);
+        }
+
+        @Override
+        public boolean completeExceptionally(Throwable failure) {
+            // orTimeout and completeOnTimeout complete through these public methods too.
+            endFromOutside(endedBy(failure));
+            return super.completeExceptionally(failure);
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            endFromOutside(OutcomeEvent.CANCEL);
+            return super.cancel(mayInterruptIfRunning);
+        }
+
+        @Override
+        public void obtrudeValue(GrantOutcome value) {
+            endFromOutside(OutcomeEvent.COMPLETED);
+            super.obtrudeValue(value);
+        }
+
+        @Override
+        public void obtrudeException(Throwable failure) {
+            endFromOutside(endedBy(failure));
+            super.obtrudeException(failure);
+        }
+
+        private void endFromOutside(String endedBy) {
+            if (!isDone()) {
+                grant.stop(endedBy);
+            }
+        }
+    }
+
     /** One asynchronous call: a chain of attempts and waits, each started when the previous one completes. */
     private final class AsyncGrant {
-        final CompletableFuture<GrantOutcome> result = new CompletableFuture<>();
+        final GrantFuture result = new GrantFuture();
         private final PreparedGrant grant;
         private final GrantPolicy.Run run;
         /** The request or the wait now running, so a cancellation can abandon it. */
         private volatile CompletableFuture<?> current;
+        /** Set once the grant was ended from outside: nothing the worker started may continue it. */
+        private volatile boolean stopped;
 
         AsyncGrant(PreparedGrant grant, GrantPolicy.Run run) {
             this.grant = grant;
             this.run = run;
+            result.grant = this;
         }
 
         void next() {
-            if (result.isDone()) {
+            if (stopped || result.isDone()) {
                 return;
             }
             try {
                 Optional<Duration> timeout = run.begin();
                 if (timeout.isEmpty()) {
-                    result.completeExceptionally(run.outOfTime());
+                    result.fail(run.outOfTime());
                     return;
                 }
                 CompletableFuture<Verdict> attempt = api.sendAsync(grant, run.attempts(), timeout.get())
@@ -351,14 +401,14 @@ public final class SeatGrantWorker implements AutoCloseable {
         }
 
         private void settle(Verdict verdict) {
-            if (result.isDone() || run.ended()) {
+            if (stopped || result.isDone()) {
                 return;
             }
             Step step = run.settle(verdict);
             if (step instanceof Step.Finished f) {
-                result.complete(f.outcome());
+                result.finish(f.outcome());
             } else if (step instanceof Step.Failed f) {
-                result.completeExceptionally(f.failure());
+                result.fail(f.failure());
             } else {
                 CompletableFuture<Void> wait = scheduler.delay(((Step.Wait) step).delay());
                 current = wait;
@@ -373,27 +423,29 @@ public final class SeatGrantWorker implements AutoCloseable {
         }
 
         private void fail(Throwable failure) {
-            if (result.isDone()) {
+            if (stopped || result.isDone()) {
                 return;
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
             // Not a transport failure (those are verdicts): report the call once, unless it already ended.
             run.failed(cause);
-            result.completeExceptionally(cause);
+            result.fail(cause);
         }
 
         /** The worker is closing: end the grant as closed, then cancel its future. */
         void closeNow() {
             stop(OutcomeEvent.CLOSE);
-            result.cancel(false);
+            result.cancelQuietly();
         }
 
         /**
          * The grant was ended from outside: report it as {@code endedBy}, unless it had already ended, and drop the
-         * request or the wait that is running, so no further attempt starts.
+         * request or the wait that is running, so no further attempt starts and nothing the worker started
+         * completes the future.
          */
         void stop(String endedBy) {
+            stopped = true;
             run.cancel(endedBy);
             CompletableFuture<?> running = current;
             if (running != null) {
