@@ -292,8 +292,9 @@ public final class SeatGrantWorker implements AutoCloseable {
     /**
      * The future {@code handleAsync} returns. The worker completes it through {@link #finish} and {@link #fail};
      * anyone else who completes it ({@code cancel}, {@code orTimeout}, {@code complete}, ...) first ends the grant,
-     * so its one outcome is reported before any thread waiting on the future wakes (Failsafe's {@code FailsafeFuture}
-     * overrides the same methods for the same reason). Dependent stages are plain {@link CompletableFuture}s.
+     * so its one outcome is reported before any thread waiting on the future wakes. Failsafe's {@code FailsafeFuture}
+     * overrides the same methods so that a completion from outside stops its execution and runs its handlers.
+     * Dependent stages are plain {@link CompletableFuture}s.
      */
     private static final class GrantFuture extends CompletableFuture<GrantOutcome> {
         private AsyncGrant grant;
