@@ -150,7 +150,14 @@ class HandleAsyncTest {
         OR_TIMEOUT("timeout", f -> f.orTimeout(1, TimeUnit.MILLISECONDS)),
         COMPLETE_EXCEPTIONALLY("exception:java.lang.IllegalStateException",
                 f -> f.completeExceptionally(new IllegalStateException("the consumer gave up"))),
-        COMPLETE("completed", f -> f.complete(new GrantOutcome.Granted("seat_guess", 1)));
+        COMPLETE("completed", f -> f.complete(new GrantOutcome.Granted("seat_guess", 1))),
+        COMPLETE_ON_TIMEOUT("completed", f -> f.completeOnTimeout(new GrantOutcome.Granted("seat_guess", 1), 1,
+                TimeUnit.MILLISECONDS)),
+        WRAPPED_TIMEOUT("timeout", f -> f.completeExceptionally(
+                new java.util.concurrent.CompletionException(new java.util.concurrent.TimeoutException()))),
+        OBTRUDE_VALUE("completed", f -> f.obtrudeValue(new GrantOutcome.Granted("seat_guess", 1))),
+        OBTRUDE_EXCEPTION("exception:java.io.UncheckedIOException",
+                f -> f.obtrudeException(new java.io.UncheckedIOException(new java.io.IOException("gave up"))));
 
         final String endedBy;
         final Consumer<CompletableFuture<GrantOutcome>> end;
