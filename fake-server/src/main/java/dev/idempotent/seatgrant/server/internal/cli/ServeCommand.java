@@ -164,8 +164,7 @@ public final class ServeCommand {
 
     /**
      * What to tell the user when the server did not start: for a port another process holds, that, and how to get
-     * a free one; otherwise the failure's own message (which names no credential: the store's messages are built
-     * to leave the URL's user and password out).
+     * a free one; otherwise the failure's own message, as before.
      */
     static String whyNotStarted(RuntimeException e, ServerConfig config) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
