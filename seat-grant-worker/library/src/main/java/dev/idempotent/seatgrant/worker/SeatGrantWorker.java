@@ -299,16 +299,16 @@ public final class SeatGrantWorker implements AutoCloseable {
     private static final class GrantFuture extends CompletableFuture<GrantOutcome> {
         private AsyncGrant grant;
 
-        boolean finish(GrantOutcome outcome) {
-            return super.complete(outcome);
+        void finish(GrantOutcome outcome) {
+            super.complete(outcome);
         }
 
-        boolean fail(Throwable failure) {
-            return super.completeExceptionally(failure);
+        void fail(Throwable failure) {
+            super.completeExceptionally(failure);
         }
 
-        boolean cancelQuietly() {
-            return super.cancel(false);
+        void cancelQuietly() {
+            super.cancel(false);
         }
 
         @Override

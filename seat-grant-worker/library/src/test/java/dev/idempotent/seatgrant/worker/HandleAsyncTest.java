@@ -181,6 +181,30 @@ class HandleAsyncTest {
     }
 
     @Test
+    void endingTheFutureSaysWhetherThisCallEndedIt() {
+        wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(503)));
+        Scheduler never = delay -> new CompletableFuture<>();
+        GrantOutcome guess = new GrantOutcome.Granted("seat_guess", 1);
+        try (SeatGrantWorker w = new SeatGrantWorker(config().build(), time, never, time)) {
+            CompletableFuture<GrantOutcome> completed = w.handleAsync(event);
+            assertTrue(completed.complete(guess), "this call completed it");
+            assertFalse(completed.complete(new GrantOutcome.Granted("seat_other", 1)));
+            assertFalse(completed.completeExceptionally(new IllegalStateException("late")));
+            assertFalse(completed.cancel(false));
+            assertEquals(guess, completed.join());
+
+            CompletableFuture<GrantOutcome> failed = w.handleAsync(event);
+            assertTrue(failed.completeExceptionally(new IllegalStateException("gave up")));
+            assertFalse(failed.complete(guess));
+
+            CompletableFuture<GrantOutcome> cancelled = w.handleAsync(event);
+            assertTrue(cancelled.cancel(false));
+            assertTrue(cancelled.isCancelled());
+            assertFalse(cancelled.completeExceptionally(new IllegalStateException("late")));
+        }
+    }
+
+    @Test
     void cancellingAfterTheOutcomeReportsNothingMore() {
         wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(201).withBody(SEAT)));
         List<OutcomeEvent> outcomes = new CopyOnWriteArrayList<>();
