@@ -37,6 +37,14 @@ interface LabTarget extends AutoCloseable {
     long posts() throws IOException, InterruptedException;
 
     /**
+     * Checks, before anything is changed or printed, that the server answers and lets the lab use its admin API.
+     *
+     * @throws IOException saying what is wrong and what to do about it
+     */
+    default void check() throws IOException, InterruptedException {
+    }
+
+    /**
      * Whether the server holds a seat for the event's (workspaceId, userId), asked through the public list
      * endpoint a client would use (the shipped scenarios fault only POSTs).
      */
@@ -110,7 +118,10 @@ interface LabTarget extends AutoCloseable {
         return entry.method().equals("POST") && entry.path().equals("/v1/seats");
     }
 
-    /** The admin API as the lab uses it. Errors name the admin resource and the status, never the URL. */
+    /**
+     * The admin API as the lab uses it. Errors name the admin resource, the status and what to do, and of the URL
+     * only its host and port (never its path, query or user-info).
+     */
     final class RemoteTarget implements LabTarget {
 
         /** Entries per page of the journal: the server's most. */
@@ -184,6 +195,19 @@ interface LabTarget extends AutoCloseable {
         }
 
         @Override
+        public void check() throws IOException, InterruptedException {
+            // A read that changes nothing, through the same door the lab then uses: connection, token and all.
+            String plan = send("faults", HttpRequest.BodyPublishers.noBody(), "GET");
+            try {
+                if (!Reads.MAPPER.readTree(plan).path("rules").isArray()) {
+                    throw new IOException(notAFakeServer());
+                }
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IOException(notAFakeServer());
+            }
+        }
+
+        @Override
         public void close() {
             // Nothing to stop: the server belongs to whoever started it.
         }
@@ -197,15 +221,49 @@ interface LabTarget extends AutoCloseable {
             if (adminToken != null) {
                 request.header("Authorization", "Bearer " + adminToken);
             }
-            HttpResponse<String> response = Reads.HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() / 100 != 2) {
+            HttpResponse<String> response;
+            try {
+                response = Reads.HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (java.net.ConnectException e) {
+                throw new IOException("nothing answers at " + address() + " (connection refused): start the server "
+                        + "first (fake-server serve), or point --server at the one that runs", e);
+            } catch (java.net.http.HttpTimeoutException e) {
+                throw new IOException("the server at " + address() + " did not answer the admin " + resource
+                        + " request within " + Reads.TIMEOUT.toSeconds() + " s", e);
+            }
+            int status = response.statusCode();
+            if (status == 401) {
+                throw new IOException("the server's admin API answered 401: " + (adminToken == null
+                        ? "it was started with an admin token; set FAKE_SERVER_ADMIN_TOKEN to that token"
+                        : "FAKE_SERVER_ADMIN_TOKEN is not the token the server was started with"));
+            }
+            if (status == 403 && response.body().contains("problem:admin-host-not-allowed")) {
+                throw new IOException("the server's admin API answered 403: it answers only under its own names; "
+                        + "start it with --allowed-host and the host name given to --server");
+            }
+            if (status == 403) {
+                throw new IOException("the server's admin API answered 403: it answers only loopback clients "
+                        + "unless it was started with an admin token (--admin-token, or FAKE_SERVER_ADMIN_TOKEN); "
+                        + "start it with one and set FAKE_SERVER_ADMIN_TOKEN here too");
+            }
+            if (status == 404) {
+                throw new IOException(notAFakeServer());
+            }
+            if (status / 100 != 2) {
                 String name = resource.contains("?") ? resource.substring(0, resource.indexOf('?')) : resource;
-                String hint = response.body().contains("problem:admin-host-not-allowed")
-                        ? " (the server answers its admin API only under its own names: start it with"
-                                + " --allowed-host and the host name given to --server)" : "";
-                throw new IOException("admin " + name + " answered " + response.statusCode() + hint);
+                throw new IOException("admin " + name + " answered " + status);
             }
             return response.body();
+        }
+
+        private String notAFakeServer() {
+            return "the server at " + address() + " has no fake-server admin API (is --server a fake-server?)";
+        }
+
+        /** Host and port only: a URL's path or user-info may carry a secret. */
+        private String address() {
+            int port = baseUri.getPort() != -1 ? baseUri.getPort() : 80;
+            return baseUri.getHost() + ":" + port;
         }
 
         private static List<String> strings(JsonNode array) {

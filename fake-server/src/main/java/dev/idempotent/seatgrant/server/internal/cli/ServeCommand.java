@@ -172,13 +172,29 @@ public final class ServeCommand {
         return new Options(false, false, builder.build(), faultSource);
     }
 
+    /**
+     * What to tell the user when the server did not start: for a port another process holds, that, and how to get
+     * a free one; otherwise the failure's own message, as before.
+     */
+    static String whyNotStarted(RuntimeException e, ServerConfig config) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.BindException bind
+                    && String.valueOf(bind.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("in use")) {
+                return "port " + config.port() + " on " + config.host() + " is already in use (another fake-server, "
+                        + "or any other program, is listening there); stop it, or choose another port: --port N, "
+                        + "or --port 0 for any free port (the line it prints names the one it got)";
+            }
+        }
+        return e.getMessage();
+    }
+
     /** Starts the server, prints one line with its URL, and blocks until the JVM is asked to stop. */
     public static int run(Options options, PrintStream out, PrintStream err) {
         FakeSeatServer server;
         try {
             server = FakeSeatServer.start(options.config());
         } catch (RuntimeException e) {
-            err.println("fake-server: cannot start: " + e.getMessage());
+            err.println("fake-server: cannot start: " + whyNotStarted(e, options.config()));
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
