@@ -13,6 +13,7 @@ import dev.idempotent.seatgrant.server.internal.store.SeatStore;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetAddress;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,6 +39,8 @@ public final class FakeSeatServer implements FakeServer {
 
     /** Store calls run on this many threads (and the pool holds as many connections): enough for a 2-core box. */
     private static final int DB_THREADS = 8;
+    /** How long {@link #journal()} waits for answers still being written: past the journal's own settle wait. */
+    private static final Duration SETTLE_BOUND = Journal.SETTLE_WAIT.plusSeconds(1);
 
     private final ServerConfig config;
     private final ServerCore core;
@@ -119,10 +122,20 @@ public final class FakeSeatServer implements FakeServer {
      * The seat-API requests the journal holds (the last {@link ServerConfig#journalCapacity()}), faulted ones
      * included, in {@code seq} order: the order their outcomes became known, which is arrival order for requests
      * sent one after another.
+     *
+     * <p>A client can read its answer a moment before the server hears that the answer reached the socket, so this
+     * first waits, at most two seconds, until no entry is waiting for its answer to be written: an entry
+     * read just after the client got a 201 says {@code sent: true}. (An answer its reader does not take is settled
+     * as not sent within a second.)
      */
     @Override
     public List<JournalEntry> journal() {
-        return core.journal().snapshot();
+        try {
+            return core.journal().settledSnapshot(SETTLE_BOUND);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return core.journal().snapshot();
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.idempotent.seatgrant.server.JournalEntry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -35,6 +36,8 @@ public final class Journal {
 
     /** How long an answer may wait on its reader before its entry is settled as not sent, for good. */
     public static final Duration SETTLE_WAIT = Duration.ofSeconds(1);
+
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /** The fixed cost of an entry in the heap: the record, its time, its boxed numbers and the ring's slot. */
     private static final int ENTRY_OVERHEAD_BYTES = 200;
@@ -172,11 +175,34 @@ public final class Journal {
         }
         slot.settled = true;
         slot.entry = slot.entry.withAnswer(expired(slot, nanoTime.getAsLong()) ? null : answeredMs);
+        notifyAll();
     }
 
     /** Every retained entry, oldest first; unsettled ones read {@code sent: false}. */
     public synchronized List<JournalEntry> snapshot() {
         return slice(0, Long.MAX_VALUE, Integer.MAX_VALUE, false).entries();
+    }
+
+    /**
+     * Every retained entry, oldest first, once none is waiting for its answer to be written, or once {@code max} has
+     * passed: what a test reads after its client got its answers, when the server may not yet have heard that the
+     * last one reached the socket. An answer its reader is not taking is settled as not sent after
+     * {@link #SETTLE_WAIT}, so a wait a little longer than that always ends with every entry settled.
+     *
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public synchronized List<JournalEntry> settledSnapshot(Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        for (long left = max.toNanos(); left > 0 && !allSettled(); left = deadline - System.nanoTime()) {
+            // settle() wakes the wait; the poll is for answers that expire while no one settles them.
+            TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, POLL_NANOS));
+        }
+        return snapshot();
+    }
+
+    /** Whether every retained entry is settled, settling as not sent any that waited past {@link #SETTLE_WAIT}. */
+    private boolean allSettled() {
+        return slice(0, Long.MAX_VALUE, Integer.MAX_VALUE, true).entries().size() == size;
     }
 
     /** The retained entries with {@code seq > after}, oldest first, up to (not including) the first unsettled one. */
