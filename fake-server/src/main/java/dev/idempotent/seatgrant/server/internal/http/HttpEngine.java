@@ -53,8 +53,24 @@ public final class HttpEngine implements AutoCloseable {
      * @throws java.io.UncheckedIOException wrapping the bind failure (address in use, bad host)
      */
     public static HttpEngine start(String host, int port, HttpSettings settings, Routes routes) {
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(IO_THREADS,
-                new DefaultThreadFactory("seat-io", true), NioIoHandler.newFactory());
+        return start(eventLoops(), host, port, settings, routes);
+    }
+
+    /**
+     * The engine's I/O threads, made before it starts, for routes that do I/O of their own on the same threads
+     * (a proxy's upstream connections): what a connection's exchange and its upstream call share needs no hand-off.
+     */
+    public static EventLoopGroup eventLoops() {
+        return new MultiThreadIoEventLoopGroup(IO_THREADS, new DefaultThreadFactory("seat-io", true),
+                NioIoHandler.newFactory());
+    }
+
+    /**
+     * As {@link #start(String, int, HttpSettings, Routes)}, on {@code group} (from {@link #eventLoops()}), which
+     * the engine owns from now on and shuts down when it closes or fails to bind.
+     */
+    public static HttpEngine start(EventLoopGroup group, String host, int port, HttpSettings settings,
+                                   Routes routes) {
         AtomicInteger open = new AtomicInteger();
         AtomicLong refused = new AtomicLong();
         AtomicLong nextCapLog = new AtomicLong(System.nanoTime());
@@ -89,8 +105,8 @@ public final class HttpEngine implements AutoCloseable {
                                 .addLast("guard", guard)
                                 .addLast("first-bytes", firstBytes)
                                 .addLast("codec", new HttpServerCodec(8192, 16 * 1024, 8192))
-                                .addLast("gate", new RequestGate(guard, firstBytes))
-                                .addLast("aggregate", new BodyLimitAggregator(connection))
+                                .addLast("gate", new RequestGate(guard, firstBytes, settings.maxBodyBytes()))
+                                .addLast("aggregate", new BodyLimitAggregator(connection, settings.maxBodyBytes()))
                                 .addLast("connection", connection);
                     }
                 });

@@ -11,6 +11,7 @@ import dev.idempotent.seatgrant.server.internal.http.Reply;
 import dev.idempotent.seatgrant.server.internal.http.Routes;
 import dev.idempotent.seatgrant.server.internal.http.UriParts;
 import dev.idempotent.seatgrant.server.internal.http.admin.AdminRoutes;
+import dev.idempotent.seatgrant.server.internal.http.faults.FaultRunner;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
@@ -46,7 +47,9 @@ public final class SeatRoutes implements Routes {
         this.core = core;
         this.basePath = basePath;
         this.journal = new SeatJournal(core.journal());
-        this.faults = new FaultRunner(core.planner(), journal, core.defaultHangMs());
+        this.faults = new FaultRunner(core.planner(), core.defaultHangMs(),
+                failure -> Problems.problem(503, "store-unavailable", "the seat store failed; retry later")
+                        .withHeader(HttpHeaderNames.RETRY_AFTER, 1));
     }
 
     /** The seat API behind the admin API, as {@code serve} runs it. */
@@ -179,7 +182,7 @@ public final class SeatRoutes implements Routes {
         String identity = key != null ? "key:" + key : "body:" + grant.canonicalHash();
         // The grant completes on the store's writer thread; the answer is built on this connection's event loop,
         // so the writer (the durable store's throughput) spends no time on JSON and headers.
-        faults.run(exchange, keyed.withIds(grant.workspaceId(), grant.userId()), identity,
+        faults.run(exchange, journal.of(keyed.withIds(grant.workspaceId(), grant.userId())), identity,
                 hold -> core.grants().grant(grant, key, hold).thenApplyAsync(this::grantReply, exchange.loop()));
     }
 
@@ -222,8 +225,9 @@ public final class SeatRoutes implements Routes {
                 return;
             }
         }
-        faults.run(exchange, filtered, "GET " + UriParts.originForm(exchange.request().uri()), hold -> later(hold,
-                () -> Reply.json(200, SeatJson.seats(core.store().list(workspaceId, userId, MAX_LIST)))));
+        faults.run(exchange, journal.of(filtered), "GET " + UriParts.originForm(exchange.request().uri()),
+                hold -> later(hold,
+                        () -> Reply.json(200, SeatJson.seats(core.store().list(workspaceId, userId, MAX_LIST)))));
     }
 
     private void getSeat(Exchange exchange, JournalDraft draft, String id) {
@@ -232,9 +236,10 @@ public final class SeatRoutes implements Routes {
             journal.answer(exchange, draft, Problems.problem(404, "seat-not-found", "no seat has this id"));
             return;
         }
-        faults.run(exchange, draft, "GET " + draft.path(), hold -> later(hold, () -> core.store().find(id)
-                .map(seat -> Reply.json(200, SeatJson.seat(seat)).withSeat(seat.id(), false))
-                .orElseGet(() -> Problems.problem(404, "seat-not-found", "no seat has this id"))));
+        faults.run(exchange, journal.of(draft), "GET " + draft.path(), hold -> later(hold,
+                () -> core.store().find(id)
+                        .map(seat -> Reply.json(200, SeatJson.seat(seat)).withSeat(seat.id(), false))
+                        .orElseGet(() -> Problems.problem(404, "seat-not-found", "no seat has this id"))));
     }
 
     /** A store read on the store's executor, after {@code holdMs} (a {@code delay} fault) on a timer. */
