@@ -4,7 +4,10 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One request the seat API received, faulted or not, as {@code GET /__admin/requests} lists it.
+ * One request the seat API (or a proxy) received, faulted or not, as {@code GET /__admin/requests} lists it.
+ * A proxy's entries use the seat fields where they mean the same ({@code idempotencyKey} is the operation's key,
+ * {@code seatId} the resource the upstream created) and add {@code operation}, {@code upstreamStatus} and
+ * {@code upstreamError}, which are null on the seat server's.
  *
  * @param seq            its place in the journal, from 1, increasing in the order outcomes became known; never
  *                       reused, not even after a reset ({@code GET /__admin/requests?after=SEQ} relies on it)
@@ -41,7 +44,10 @@ public record JournalEntry(
         String seatId,
         Integer status,
         boolean sent,
-        Long answeredMs) {
+        Long answeredMs,
+        String operation,
+        Integer upstreamStatus,
+        String upstreamError) {
 
     public JournalEntry {
         Objects.requireNonNull(at, "at");
@@ -55,10 +61,18 @@ public record JournalEntry(
         }
     }
 
+    /** An entry of the seat server's, which forwards nothing: no operation, no upstream. */
+    public JournalEntry(long seq, Instant at, String method, String path, String idempotencyKey, String workspaceId,
+                        String userId, int attempt, String fault, boolean committed, String seatId, Integer status,
+                        boolean sent, Long answeredMs) {
+        this(seq, at, method, path, idempotencyKey, workspaceId, userId, attempt, fault, committed, seatId, status,
+                sent, answeredMs, null, null, null);
+    }
+
     /** This entry at another place in the journal. */
     public JournalEntry withSeq(long newSeq) {
         return new JournalEntry(newSeq, at, method, path, idempotencyKey, workspaceId, userId, attempt, fault,
-                committed, seatId, status, sent, answeredMs);
+                committed, seatId, status, sent, answeredMs, operation, upstreamStatus, upstreamError);
     }
 
     /**
@@ -68,6 +82,7 @@ public record JournalEntry(
      */
     public JournalEntry withAnswer(Long newAnsweredMs) {
         return new JournalEntry(seq, at, method, path, idempotencyKey, workspaceId, userId, attempt, fault,
-                committed, seatId, status, newAnsweredMs != null, newAnsweredMs);
+                committed, seatId, status, newAnsweredMs != null, newAnsweredMs, operation, upstreamStatus,
+                upstreamError);
     }
 }

@@ -174,7 +174,7 @@ public final class ServerConfig {
         private Duration headerTimeout = Duration.ofSeconds(10);
         private Duration bodyTimeout = Duration.ofSeconds(30);
         private Duration idleTimeout = Duration.ofSeconds(60);
-        private int maxConnections = defaultMaxConnections();
+        private int maxConnections = ConfigChecks.defaultMaxConnections();
         private int journalCapacity = 100_000;
 
         private Builder() {
@@ -188,10 +188,7 @@ public final class ServerConfig {
 
         /** The port; default 0, a free port chosen at start ({@link FakeSeatServer#port()} tells which). */
         public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be 0 to 65535");
-            }
-            this.port = port;
+            this.port = ConfigChecks.port(port);
             return this;
         }
 
@@ -221,14 +218,7 @@ public final class ServerConfig {
 
         /** A bearer token for the admin API, which then answers any address that presents it; nullable. */
         public Builder adminToken(String adminToken) {
-            if (adminToken != null && adminToken.isBlank()) {
-                throw new IllegalArgumentException("admin token must not be blank");
-            }
-            if (adminToken != null && !adminToken.equals(adminToken.strip())) {
-                // HTTP strips a header value's surrounding whitespace, so no request could ever present it.
-                throw new IllegalArgumentException("admin token must not start or end with whitespace");
-            }
-            this.adminToken = adminToken;
+            this.adminToken = ConfigChecks.adminToken(adminToken);
             return this;
         }
 
@@ -246,10 +236,7 @@ public final class ServerConfig {
 
         /** How long {@code hang-after-commit} holds a connection when its rule gives no delayMs; default 60 s. */
         public Builder defaultHang(Duration defaultHang) {
-            if (defaultHang.isNegative() || defaultHang.toMillis() > FaultRule.MAX_DELAY_MS) {
-                throw new IllegalArgumentException("default hang must be 0 to " + FaultRule.MAX_DELAY_MS + " ms");
-            }
-            this.defaultHang = defaultHang;
+            this.defaultHang = ConfigChecks.defaultHang(defaultHang);
             return this;
         }
 
@@ -295,13 +282,13 @@ public final class ServerConfig {
 
         /** Headers must be complete this long after their first byte, or the client gets 408; default 10 s. */
         public Builder headerTimeout(Duration timeout) {
-            this.headerTimeout = positive(timeout, "header timeout");
+            this.headerTimeout = ConfigChecks.positive(timeout, "header timeout");
             return this;
         }
 
         /** A body must be complete this long after its headers, or the client gets 408; default 30 s. */
         public Builder bodyTimeout(Duration timeout) {
-            this.bodyTimeout = positive(timeout, "body timeout");
+            this.bodyTimeout = ConfigChecks.positive(timeout, "body timeout");
             return this;
         }
 
@@ -311,7 +298,7 @@ public final class ServerConfig {
          * {@code hang-after-commit} follows its rule's delayMs instead.
          */
         public Builder idleTimeout(Duration timeout) {
-            this.idleTimeout = positive(timeout, "idle timeout");
+            this.idleTimeout = ConfigChecks.positive(timeout, "idle timeout");
             return this;
         }
 
@@ -320,37 +307,14 @@ public final class ServerConfig {
          * process's open-file limit when that is lower, so the server never runs out of file descriptors.
          */
         public Builder maxConnections(int max) {
-            if (max < 1) {
-                throw new IllegalArgumentException("max connections must be at least 1");
-            }
-            this.maxConnections = max;
+            this.maxConnections = ConfigChecks.maxConnections(max);
             return this;
         }
 
         /** How many journal entries are kept, oldest overwritten first; default 100,000. */
         public Builder journalCapacity(int capacity) {
-            if (capacity < 1 || capacity > 10_000_000) {
-                throw new IllegalArgumentException("journal capacity must be 1 to 10000000");
-            }
-            this.journalCapacity = capacity;
+            this.journalCapacity = ConfigChecks.journalCapacity(capacity);
             return this;
-        }
-
-        private static Duration positive(Duration d, String what) {
-            Objects.requireNonNull(d, what);
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(what + " must be positive");
-            }
-            return d;
-        }
-
-        private static int defaultMaxConnections() {
-            long limit = -1;
-            if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                    instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
-                limit = unix.getMaxFileDescriptorCount();
-            }
-            return limit <= 0 ? 10_000 : (int) Math.min(10_000, limit * 3 / 4);
         }
 
         public ServerConfig build() {

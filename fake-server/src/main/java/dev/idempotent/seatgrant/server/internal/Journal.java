@@ -26,22 +26,38 @@ public final class Journal {
 
     private final JournalEntry[] ring;
     private final boolean[] settled;
+    private final boolean forwarded;
     private long next = 1;
     private long oldest = 1;
     private final Object renderTurns = new Object();
     /** Completes (with null, holding no render) when the last render handed in has finished. */
     private CompletableFuture<Void> lastRender = CompletableFuture.completedFuture(null);
 
-    public Journal(int capacity) {
+    /**
+     * @param forwarded true for a proxy's journal: its entries say which operation each request belonged to and
+     *                  what the upstream answered, and the admin API lists those fields on every entry
+     */
+    public Journal(int capacity, boolean forwarded) {
         if (capacity < 1) {
             throw new IllegalArgumentException("journal capacity must be at least 1");
         }
         ring = new JournalEntry[capacity];
         settled = new boolean[capacity];
+        this.forwarded = forwarded;
+    }
+
+    /** A seat server's journal. */
+    public Journal(int capacity) {
+        this(capacity, false);
     }
 
     public Journal() {
         this(DEFAULT_CAPACITY);
+    }
+
+    /** True for a proxy's journal (see the constructor). */
+    public boolean forwarded() {
+        return forwarded;
     }
 
     public int capacity() {

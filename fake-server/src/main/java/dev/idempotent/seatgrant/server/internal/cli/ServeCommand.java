@@ -2,14 +2,10 @@ package dev.idempotent.seatgrant.server.internal.cli;
 
 import dev.idempotent.seatgrant.server.FakeSeatServer;
 import dev.idempotent.seatgrant.server.FaultPlan;
-import dev.idempotent.seatgrant.server.InvalidFaultPlanException;
 import dev.idempotent.seatgrant.server.ReplayStatus;
 import dev.idempotent.seatgrant.server.ServerConfig;
 import dev.idempotent.seatgrant.server.internal.store.DbSpec;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Deque;
 import java.util.List;
@@ -116,13 +112,7 @@ public final class ServeCommand {
                         throw new UsageException("give --scenario or --fault-plan, not both");
                     }
                     Path file = Path.of(Flags.value(queue, flag));
-                    try {
-                        builder.faultPlan(FaultPlan.parse(Files.readString(file, StandardCharsets.UTF_8)));
-                    } catch (IOException e) {
-                        throw new UsageException("--fault-plan: cannot read " + file);
-                    } catch (InvalidFaultPlanException e) {
-                        throw new UsageException("--fault-plan: " + e.getMessage());
-                    }
+                    builder.faultPlan(Flags.faultPlanFile(file));
                     faultSource = "plan " + file.getFileName();
                     planSet = true;
                 }

@@ -112,6 +112,11 @@ public final class Exchange {
         return connection.remoteAddress();
     }
 
+    /** The address the client connected to: this server's, as the client reached it. */
+    public SocketAddress localAddress() {
+        return connection.localAddress();
+    }
+
     /** This connection's event loop, to continue work on it ({@code thenApplyAsync(f, exchange.loop())}). */
     public Executor loop() {
         return connection.executor();

@@ -248,6 +248,10 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
         return ctx.channel().remoteAddress();
     }
 
+    SocketAddress localAddress() {
+        return ctx.channel().localAddress();
+    }
+
     EventExecutor executor() {
         return ctx.executor();
     }

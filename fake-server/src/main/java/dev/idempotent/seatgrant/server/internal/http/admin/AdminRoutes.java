@@ -49,9 +49,17 @@ public final class AdminRoutes implements Routes {
      *                   {@code executor}
      * @param adminToken nullable: without it, only loopback clients may use the admin API
      * @param executor   where store calls and journal renders run
+     * @param scenarios  how {@code POST /__admin/faults} with {@code {"scenario": NAME}} loads a shipped scenario
+     *                   (a proxy aims it at its route); it throws {@code IllegalArgumentException} for no such name
      */
     public record Backing(Journal journal, FaultPlanner faults, Supplier<? extends JsonNode> ledger, Runnable reset,
-                          String adminToken, Executor executor) {
+                          String adminToken, Executor executor, Function<String, FaultPlan> scenarios) {
+
+        /** The shipped scenarios as they are, on {@code POST /v1/seats}. */
+        public Backing(Journal journal, FaultPlanner faults, Supplier<? extends JsonNode> ledger, Runnable reset,
+                       String adminToken, Executor executor) {
+            this(journal, faults, ledger, reset, adminToken, executor, FaultPlan::scenario);
+        }
     }
 
     private final Backing backing;
@@ -133,7 +141,7 @@ public final class AdminRoutes implements Routes {
             exchange.answer(FaultPlanJson.planReply(backing.faults().plan()));
         } else if (method.equals(HttpMethod.POST) || method.equals(HttpMethod.PUT)) {
             try {
-                FaultPlan plan = FaultPlanJson.planFrom(exchange.request());
+                FaultPlan plan = FaultPlanJson.planFrom(exchange.request(), backing.scenarios());
                 backing.faults().replace(plan);
                 exchange.answer(FaultPlanJson.planReply(plan));
             } catch (InvalidFaultPlanException e) {
@@ -191,7 +199,8 @@ public final class AdminRoutes implements Routes {
      */
     private void journalReply(Exchange exchange, Supplier<List<JournalEntry>> entries) {
         answerWhenDone(exchange, backing.journal().renderInTurn(
-                () -> Reply.json(200, JournalJson.journal(entries.get())), backing.executor()), failure -> {
+                () -> Reply.json(200, JournalJson.journal(entries.get(), backing.journal().forwarded())),
+                backing.executor()), failure -> {
                     LOG.error("unexpected failure rendering the journal: {}", LogSafe.describe(failure));
                     return Problems.problem(500, "internal", "the server failed; see its log");
                 });

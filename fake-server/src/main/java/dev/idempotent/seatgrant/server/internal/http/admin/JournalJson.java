@@ -14,7 +14,8 @@ final class JournalJson {
     private JournalJson() {
     }
 
-    static ObjectNode journal(List<JournalEntry> entries) {
+    /** @param forwarded a proxy's journal: every entry also gets the operation and what the upstream answered */
+    static ObjectNode journal(List<JournalEntry> entries, boolean forwarded) {
         ObjectNode node = F.objectNode();
         ArrayNode array = node.putArray("requests");
         for (JournalEntry e : entries) {
@@ -33,6 +34,11 @@ final class JournalJson {
             item.put("status", e.status());
             item.put("sent", e.sent());
             item.put("answeredMs", e.answeredMs());
+            if (forwarded) {
+                item.put("operation", e.operation());
+                item.put("upstreamStatus", e.upstreamStatus());
+                item.put("upstreamError", e.upstreamError());
+            }
         }
         return node;
     }
