@@ -54,6 +54,15 @@ final class RawConnection implements AutoCloseable {
 
     /** The next response; null when the server closed the connection cleanly before sending one. */
     Response read() throws IOException {
+        return read(true);
+    }
+
+    /** The next response's head only: the answer to a {@code HEAD}, whose {@code Content-Length} has no body. */
+    Response readHead() throws IOException {
+        return read(false);
+    }
+
+    private Response read(boolean withBody) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         int b;
         int matched = 0;
@@ -77,7 +86,7 @@ final class RawConnection implements AutoCloseable {
             int colon = lines[i].indexOf(':');
             headers.put(lines[i].substring(0, colon).strip().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).strip());
         }
-        int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
+        int length = withBody ? Integer.parseInt(headers.getOrDefault("content-length", "0")) : 0;
         byte[] body = in.readNBytes(length);
         if (body.length < length) {
             throw new IOException("the connection ended inside a response body");
