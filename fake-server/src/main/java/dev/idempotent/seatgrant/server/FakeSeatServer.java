@@ -31,9 +31,10 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
- * <p>Thread-safe. {@link #close()} stops listening, drops open connections and closes the store.
+ * <p>Thread-safe. {@link #close()} stops listening, drops open connections and closes the store. In a JUnit 5 test,
+ * {@link dev.idempotent.seatgrant.server.junit.FakeServerExtension} starts, resets and closes it for you.
  */
-public final class FakeSeatServer implements AutoCloseable {
+public final class FakeSeatServer implements FakeServer {
 
     /** Store calls run on this many threads (and the pool holds as many connections): enough for a 2-core box. */
     private static final int DB_THREADS = 8;
@@ -118,6 +119,7 @@ public final class FakeSeatServer implements AutoCloseable {
     }
 
     /** {@code http://host:port/}: resolve {@code /v1/seats} or {@code /__admin/ledger} against it. */
+    @Override
     public URI baseUri() {
         InetAddress address = engine.localAddress().getAddress();
         String host = address.isAnyLocalAddress() ? "127.0.0.1" : address.getHostAddress();
@@ -146,6 +148,7 @@ public final class FakeSeatServer implements AutoCloseable {
      * included, in {@code seq} order: the order their outcomes became known, which is arrival order for requests
      * sent one after another.
      */
+    @Override
     public List<JournalEntry> journal() {
         return core.journal().snapshot();
     }
@@ -164,18 +167,39 @@ public final class FakeSeatServer implements AutoCloseable {
     }
 
     /** The fault plan in force. */
+    @Override
     public FaultPlan faultPlan() {
         return core.planner().plan();
     }
 
     /** Replaces the fault plan, with fresh rule counters; attempt counts per key carry on. */
+    @Override
     public void faultPlan(FaultPlan plan) {
         core.planner().replace(plan);
     }
 
     /** Empties the seats, keys, journal and plan, as {@code POST /__admin/reset} does. */
+    @Override
     public void reset() {
         core.reset();
+    }
+
+    /**
+     * Each user with more than one seat in a workspace, from the {@linkplain #ledger() ledger}, with the journal's
+     * requests that named that workspace and user (the POSTs that wrote the seats, and a check-then-post client's
+     * list reads).
+     */
+    @Override
+    public List<Duplication> duplications() {
+        List<Ledger.Duplicate> duplicates = ledger().duplicates();
+        if (duplicates.isEmpty()) {
+            return List.of();
+        }
+        List<JournalEntry> journal = journal();
+        return duplicates.stream().map(d -> new Duplication(
+                "user " + d.userId() + " in workspace " + d.workspaceId(), "seat", d.seatIds(), d.idempotencyKeys(),
+                journal.stream().filter(e -> d.workspaceId().equals(e.workspaceId()) && d.userId().equals(e.userId()))
+                        .toList())).toList();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.idempotent.seatgrant.server;
 
 import dev.idempotent.seatgrant.server.internal.cli.GradeCommand;
+import dev.idempotent.seatgrant.server.internal.cli.OptionalDependencies;
 import dev.idempotent.seatgrant.server.internal.cli.ProxyCommand;
 import dev.idempotent.seatgrant.server.internal.cli.ReproduceCommand;
 import dev.idempotent.seatgrant.server.internal.cli.ServeCommand;
@@ -121,6 +122,12 @@ public final class Main {
                 return ProxyCommand.run(options, out, err);
             }
             case "reproduce" -> {
+                if (!OptionalDependencies.hasLab()) {
+                    // A service's test classpath holds the artifact without its optional lab; the runnable jar has it.
+                    err.println("fake-server reproduce: the incident lab needs " + OptionalDependencies.LAB_ARTIFACT
+                            + " on the classpath; run it from the runnable jar: java -jar fake-server.jar reproduce");
+                    return 1;
+                }
                 ReproduceCommand.Options options;
                 try {
                     options = ReproduceCommand.parse(rest, System.getenv("FAKE_SERVER_ADMIN_TOKEN"));

@@ -1,7 +1,5 @@
 package dev.idempotent.seatgrant.server.internal.cli;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
 import dev.idempotent.seatgrant.server.grade.GradeReport;
 import dev.idempotent.seatgrant.server.grade.Grader;
 import dev.idempotent.seatgrant.server.grade.ReportWriter;
@@ -16,7 +14,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code fake-server grade [flags] -- COMMAND [ARGS...]}: scores a seat-grant worker in any language against the
@@ -161,8 +158,6 @@ public final class GradeCommand {
 
     private static void quietServerLogs() {
         // Sixteen embedded servers starting and stopping are not news; the report is the output.
-        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
-            context.getLogger("dev.idempotent.seatgrant.server").setLevel(Level.WARN);
-        }
+        OptionalDependencies.warnOnly("dev.idempotent.seatgrant.server");
     }
 }

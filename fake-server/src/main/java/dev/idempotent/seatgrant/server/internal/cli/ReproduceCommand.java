@@ -1,7 +1,5 @@
 package dev.idempotent.seatgrant.server.internal.cli;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -21,7 +19,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code fake-server reproduce}: runs the incident lab and prints one table (or JSON). Exit codes: 0 when the lab
@@ -227,9 +224,7 @@ public final class ReproduceCommand {
      * show. Only touches logback, which is what the runnable jar ships.
      */
     private static void quietWorkers() {
-        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
-            context.getLogger("dev.idempotent.seatgrant.worker").setLevel(Level.WARN);
-        }
+        OptionalDependencies.warnOnly("dev.idempotent.seatgrant.worker");
     }
 
     private static int number(String value, String flag) throws UsageException {

@@ -1,0 +1,251 @@
+package dev.idempotent.seatgrant.server.junit;
+
+import dev.idempotent.seatgrant.server.FakeSeatServer;
+import dev.idempotent.seatgrant.server.FakeServer;
+import dev.idempotent.seatgrant.server.FaultPlan;
+import dev.idempotent.seatgrant.server.JournalEntry;
+import dev.idempotent.seatgrant.server.Ledger;
+import dev.idempotent.seatgrant.server.ServerConfig;
+import java.net.URI;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * A fake seat server for a JUnit 5 test: register it with {@code @RegisterExtension}, point the client under test
+ * at {@link #baseUri()}, choose how answers get lost, and end with {@link #assertNoDuplicates()}.
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static FakeServerExtension fake = FakeServerExtension.server();
+ *
+ * @Test
+ * void oneSeatPerGrantWhenTheAnswerIsLost() {
+ *     fake.scenario("incident");                     // every first POST is committed, then answered 504
+ *     new MySeatClient(fake.baseUri()).grant("ws_1", "user_1");
+ *     fake.assertNoDuplicates();
+ * }
+ * }</pre>
+ *
+ * <p><b>Lifecycle.</b> In a {@code static} field, one server serves the test class and its {@code @Nested}
+ * classes: started before all their tests, closed after them. In an instance field, every test gets its own server,
+ * closed after it. Either way each test starts clean: no seats, no keys, an empty journal, no attempt counts, and
+ * the fault plan the server was configured with (data a {@code @BeforeAll} method wrote is gone too; write it in
+ * {@code @BeforeEach}).
+ *
+ * <p><b>Parallel tests.</b> Test classes that run in parallel each get their own server. A server in a static field
+ * serves one test at a time, since a test's reset would wipe another's evidence: a test that starts while another
+ * test of the same server is running fails with an {@link ExtensionConfigurationException} that says so. Use an
+ * instance field (a server per test) for a class whose tests run concurrently.
+ *
+ * <p><b>Parameters.</b> A test or lifecycle method parameter of type {@link URI} receives {@link #baseUri()}. With two
+ * of these extensions registered, both offer it and JUnit refuses the parameter: use the fields then.
+ *
+ * <p>The accessors are thread-safe, so a test's client threads may use them; they throw
+ * {@link IllegalStateException} when no server is running (outside a test).
+ */
+public final class FakeServerExtension
+        implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
+
+    private final Supplier<? extends FakeServer> starter;
+    private volatile FakeServer server;
+    /** The plan the server started with, which each test starts from again. */
+    private FaultPlan startPlan;
+    /** Test classes (outer and nested, or several sharing a base class's static field) using the server now. */
+    private int containers;
+    /** The unique id of the test using the server now; null between tests. */
+    private String activeTest;
+
+    /**
+     * An extension over any {@link FakeServer}: the public factories pass how to start theirs.
+     *
+     * @param starter starts a new server each time it is called; called once per class or once per test
+     */
+    FakeServerExtension(Supplier<? extends FakeServer> starter) {
+        this.starter = Objects.requireNonNull(starter, "starter");
+    }
+
+    /**
+     * A fake seat server with the test defaults of {@link ServerConfig#builder()}: an in-memory store of its own,
+     * loopback only, a free port, no faults.
+     */
+    public static FakeServerExtension server() {
+        return server(ServerConfig.builder().build());
+    }
+
+    /**
+     * A fake seat server with this configuration. Its fault plan is the one each test starts with; its store is
+     * emptied before each test, so a file or PostgreSQL store loses its seats.
+     */
+    public static FakeServerExtension server(ServerConfig config) {
+        Objects.requireNonNull(config, "config");
+        return new FakeServerExtension(() -> FakeSeatServer.start(config));
+    }
+
+    @Override
+    public synchronized void beforeAll(ExtensionContext context) {
+        if (containers == 0) {
+            start();
+        }
+        containers++;
+    }
+
+    @Override
+    public synchronized void afterAll(ExtensionContext context) {
+        if (containers == 0) {
+            return;
+        }
+        containers--;
+        if (containers == 0) {
+            stop();
+        }
+    }
+
+    @Override
+    public synchronized void beforeEach(ExtensionContext context) {
+        if (activeTest != null) {
+            throw new ExtensionConfigurationException("a FakeServerExtension with one server per class (a static "
+                    + "field) serves one test at a time, and " + context.getDisplayName() + " started while another "
+                    + "test was using it; use an instance field (a server per test) or run these tests one at a time");
+        }
+        activeTest = context.getUniqueId();
+        if (containers == 0) {
+            start();
+        } else {
+            server.reset();
+            server.faultPlan(startPlan);
+        }
+    }
+
+    @Override
+    public synchronized void afterEach(ExtensionContext context) {
+        if (!context.getUniqueId().equals(activeTest)) {
+            // A test refused in beforeEach: the server belongs to the test that holds it.
+            return;
+        }
+        activeTest = null;
+        if (containers == 0) {
+            stop();
+        }
+    }
+
+    private void start() {
+        FakeServer started = starter.get();
+        startPlan = started.faultPlan();
+        server = started;
+    }
+
+    private void stop() {
+        FakeServer running = server;
+        server = null;
+        if (running != null) {
+            running.close();
+        }
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return parameter.getParameter().getType() == URI.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        FakeServer running = server;
+        if (running == null) {
+            throw new ParameterResolutionException("no fake server is running yet for " + parameter.getParameter()
+                    + ": an instance-field FakeServerExtension starts its server before each test, after the test "
+                    + "class's constructor; take the URI in the test or a @BeforeEach method");
+        }
+        return running.baseUri();
+    }
+
+    /** {@code http://127.0.0.1:port/} (or the configured host): the root the client under test calls. */
+    public URI baseUri() {
+        return running().baseUri();
+    }
+
+    /** The seat server's ledger, read now: seats, keys and every user holding more than one seat. */
+    public Ledger ledger() {
+        return seatServer().ledger();
+    }
+
+    /** The current test's requests, faulted ones included, in arrival order (see {@link JournalEntry}). */
+    public List<JournalEntry> journal() {
+        return running().journal();
+    }
+
+    /** The fault plan in force for the current test. */
+    public FaultPlan faultPlan() {
+        return running().faultPlan();
+    }
+
+    /** Replaces the fault plan for the rest of the current test; the next test starts from the configured one. */
+    public void faultPlan(FaultPlan plan) {
+        running().faultPlan(Objects.requireNonNull(plan, "plan"));
+    }
+
+    /**
+     * Loads a shipped scenario ({@code incident}, {@code reset}, {@code flaky}) as the fault plan for the rest of
+     * the current test.
+     *
+     * @throws IllegalArgumentException for an unknown scenario, naming the known ones
+     */
+    public void scenario(String name) {
+        faultPlan(FaultPlan.scenario(name));
+    }
+
+    /**
+     * Each user (or operation) holding more than one seat (or resource) now, with the requests that reached the
+     * server for it: what {@link #assertNoDuplicates()} reports, for a test that asserts something of its own.
+     */
+    public List<FakeServer.Duplication> duplications() {
+        return running().duplications();
+    }
+
+    /**
+     * Passes when no user holds more than one seat; otherwise throws an {@link AssertionError} that names each such
+     * user, its seats, the Idempotency-Keys they were written under, and the requests that made them, as the
+     * journal recorded them (attempt number, key, what was committed, what the client was answered).
+     */
+    public void assertNoDuplicates() {
+        List<FakeServer.Duplication> duplications = running().duplications();
+        if (!duplications.isEmpty()) {
+            throw new AssertionError(DuplicatesMessage.describe(duplications));
+        }
+    }
+
+    /** The running seat server itself, for what this class does not repeat: its port, config, API base URI. */
+    public FakeSeatServer seatServer() {
+        FakeServer running = running();
+        if (running instanceof FakeSeatServer seats) {
+            return seats;
+        }
+        throw new IllegalStateException("this FakeServerExtension runs " + running.getClass().getSimpleName()
+                + ", not a FakeSeatServer");
+    }
+
+    private FakeServer running() {
+        FakeServer running = server;
+        if (running == null) {
+            throw new IllegalStateException("no fake server is running: FakeServerExtension starts one before all "
+                    + "tests when registered in a static field, before each test when in an instance field; use it "
+                    + "from a test or a @BeforeEach or @AfterEach method");
+        }
+        return running;
+    }
+
+    @Override
+    public String toString() {
+        FakeServer running = server;
+        return "FakeServerExtension[" + (running == null ? "not running" : running) + "]";
+    }
+}
