@@ -16,6 +16,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetAddress;
 import java.net.URI;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -35,9 +36,11 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
- * <p>Thread-safe. {@link #close()} stops listening, drops open connections and closes the upstream connections.
+ * <p>Thread-safe. {@link #close()} stops listening, drops open connections and closes the upstream connections. In
+ * a JUnit 5 test, {@link dev.idempotent.seatgrant.server.junit.FakeServerExtension#proxy(ProxyConfig)} starts,
+ * resets and closes it for you.
  */
-public final class FakeProxy implements AutoCloseable {
+public final class FakeProxy implements FakeServer {
 
     private final ProxyConfig config;
     private final ProxyCore core;
@@ -91,6 +94,7 @@ public final class FakeProxy implements AutoCloseable {
     }
 
     /** {@code http://host:port/}: resolve the upstream's paths, or {@code /__admin/ledger}, against it. */
+    @Override
     public URI baseUri() {
         InetAddress address = engine.localAddress().getAddress();
         String host = address.isAnyLocalAddress() ? "127.0.0.1" : address.getHostAddress();
@@ -109,6 +113,7 @@ public final class FakeProxy implements AutoCloseable {
      * The requests the journal holds, faulted and refused ones included, in {@code seq} order, each with its
      * {@code operation}, {@code upstreamStatus} and {@code upstreamError}.
      */
+    @Override
     public List<JournalEntry> journal() {
         return core.journal().snapshot();
     }
@@ -124,18 +129,46 @@ public final class FakeProxy implements AutoCloseable {
     }
 
     /** The fault plan in force. */
+    @Override
     public FaultPlan faultPlan() {
         return core.planner().plan();
     }
 
     /** Replaces the fault plan, with fresh rule counters; attempt counts per operation carry on. */
+    @Override
     public void faultPlan(FaultPlan plan) {
         core.planner().replace(plan);
     }
 
     /** Empties the ledger, the journal and the plan, as {@code POST /__admin/reset} does; the upstream is untouched. */
+    @Override
     public void reset() {
         core.reset();
+    }
+
+    /** The shipped scenario {@code name}, aimed at this proxy's route when it has one. */
+    @Override
+    public FaultPlan scenario(String name) {
+        return config.scenario(name);
+    }
+
+    /**
+     * Each operation that made the upstream create more than one resource, from the {@linkplain #ledger() ledger},
+     * with the journal's requests of that operation.
+     */
+    @Override
+    public List<Duplication> duplications() {
+        List<ProxyLedger.Duplicate> duplicates = ledger().duplicates();
+        if (duplicates.isEmpty()) {
+            return List.of();
+        }
+        List<JournalEntry> journal = journal();
+        return duplicates.stream().map(d -> {
+            List<JournalEntry> requests = journal.stream().filter(e -> d.operation().equals(e.operation())).toList();
+            List<String> keys = requests.stream().map(JournalEntry::idempotencyKey).filter(Objects::nonNull)
+                    .distinct().toList();
+            return new Duplication("operation " + d.operation(), "resource", d.created(), keys, requests);
+        }).toList();
     }
 
     @Override
