@@ -4,13 +4,12 @@ import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.util.Locale;
 
 /**
  * Where an upstream's answer names the resource it created: {@code header:NAME} (the default,
  * {@code header:Location}) or {@code json:/pointer} into a JSON body ({@code json:/id}). Immutable.
  *
- * @param header  the header read, lower case; null for a JSON pointer
+ * @param header  the header read, as given (header names are case-insensitive); null for a JSON pointer
  * @param pointer the pointer; null for a header
  */
 public record CreatedRule(String header, JsonPointer pointer) {
@@ -33,7 +32,7 @@ public record CreatedRule(String header, JsonPointer pointer) {
             if (!HeaderNames.isToken(name)) {
                 throw new IllegalArgumentException("header:NAME needs a header name");
             }
-            return new CreatedRule(name.toLowerCase(Locale.ROOT), null);
+            return new CreatedRule(name, null);
         }
         if (spec.startsWith("json:")) {
             String pointer = spec.substring("json:".length());

@@ -16,7 +16,7 @@ import java.util.Set;
  * request sent (so a keyless retry of the same body is attempt 2 of the same operation); {@code fingerprint}
  * always fingerprints. Immutable.
  *
- * @param header the header read, lower case; null for {@code fingerprint}
+ * @param header the header read, as given (header names are case-insensitive); null for {@code fingerprint}
  */
 public record OperationRule(String header) {
 
@@ -53,11 +53,10 @@ public record OperationRule(String header) {
         if (!HeaderNames.isToken(name)) {
             throw new IllegalArgumentException("header:NAME needs a header name (letters, digits and !#$%&'*+-.^_`|~)");
         }
-        String lower = name.toLowerCase(Locale.ROOT);
-        if (CREDENTIALS.contains(lower)) {
+        if (CREDENTIALS.contains(name.toLowerCase(Locale.ROOT))) {
             throw new IllegalArgumentException("header:" + name + " is refused: the journal would keep a credential");
         }
-        return new OperationRule(lower);
+        return new OperationRule(name);
     }
 
     /** The operation {@code request}, sent to {@code target} (its path and query), belongs to. */
