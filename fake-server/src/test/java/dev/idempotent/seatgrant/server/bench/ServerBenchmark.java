@@ -298,7 +298,7 @@ public final class ServerBenchmark {
                     t.storeFile() == null ? "-" : String.valueOf(t.storeFileMb()), ratio(r, wiremock), ratio(r, bare));
         }
         System.out.println();
-        System.out.println("Goals (issue 12):");
+        System.out.println("Goals (issues 12 and 23):");
         goal("durable keyed grants (H2 file) >= 0.5x WireMock", median.get("file"), wiremock, 0.5);
         goal("in memory >= 1.0x WireMock", median.get("mem"), wiremock, 1.0);
         if (wiremock != null && median.containsKey("file") && median.containsKey("file-ordered")) {
