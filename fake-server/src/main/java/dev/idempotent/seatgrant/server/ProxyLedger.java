@@ -8,7 +8,8 @@ import java.util.Objects;
  * how many write operations reached the upstream, how many resources they created, and every operation that
  * created more than one. {@code GET /__admin/ledger} on a proxy answers the same with {@code "kind": "proxy"}.
  *
- * @param operations the distinct operations of POST, PUT and PATCH requests that reached the upstream
+ * @param operations the distinct operations of POST, PUT and PATCH requests that reached the upstream (or may
+ *                   have: one whose answer timed out or broke off counts; one refused a connection does not)
  * @param created    the distinct resources those requests created
  * @param duplicates each operation that created two or more distinct resources, in the order they became one
  */

@@ -114,7 +114,8 @@ public final class ProxyRoutes implements Routes {
             return reply.withSeat(mark.resource(), mark.created());
         }
         UpstreamError error = ((UpstreamResult.Failure) result).error();
-        if (write) {
+        if (write && error != UpstreamError.REFUSED) {
+            // It may have reached the upstream and acted: the operation counts, though no answer names a resource.
             core.ledger().record(operation, true, null, null);
         }
         return Problems.problem(error.status(), error.slug(), error.detail());
