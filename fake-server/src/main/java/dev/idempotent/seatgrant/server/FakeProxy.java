@@ -13,7 +13,6 @@ import dev.idempotent.seatgrant.server.internal.http.proxy.Upstream;
 import dev.idempotent.seatgrant.server.internal.http.proxy.UpstreamTarget;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import java.net.InetAddress;
 import java.net.URI;
 import java.util.List;
 import java.util.Objects;
@@ -96,12 +95,7 @@ public final class FakeProxy implements FakeServer {
     /** {@code http://host:port/}: resolve the upstream's paths, or {@code /__admin/ledger}, against it. */
     @Override
     public URI baseUri() {
-        InetAddress address = engine.localAddress().getAddress();
-        String host = address.isAnyLocalAddress() ? "127.0.0.1" : address.getHostAddress();
-        if (host.contains(":")) {
-            host = "[" + host + "]";
-        }
-        return URI.create("http://" + host + ":" + port() + "/");
+        return engine.baseUri();
     }
 
     /** The upstream as a log line may show it: {@code http://host:port[/path]}, without userinfo or query. */

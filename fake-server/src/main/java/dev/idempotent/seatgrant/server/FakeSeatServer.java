@@ -11,7 +11,6 @@ import dev.idempotent.seatgrant.server.internal.store.DbSpec;
 import dev.idempotent.seatgrant.server.internal.store.JdbcSeatStore;
 import dev.idempotent.seatgrant.server.internal.store.StoreException;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import java.net.InetAddress;
 import java.net.URI;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -121,12 +120,7 @@ public final class FakeSeatServer implements FakeServer {
     /** {@code http://host:port/}: resolve {@code /v1/seats} or {@code /__admin/ledger} against it. */
     @Override
     public URI baseUri() {
-        InetAddress address = engine.localAddress().getAddress();
-        String host = address.isAnyLocalAddress() ? "127.0.0.1" : address.getHostAddress();
-        if (host.contains(":")) {
-            host = "[" + host + "]";
-        }
-        return URI.create("http://" + host + ":" + port() + "/");
+        return engine.baseUri();
     }
 
     /**

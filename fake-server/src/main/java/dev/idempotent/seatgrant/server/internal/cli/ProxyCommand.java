@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code proxy}: parse the flags, start a {@link FakeProxy} in front of the upstream, print where it listens, run
@@ -248,19 +247,9 @@ public final class ProxyCommand {
             err.println("fake-server proxy: cannot start: " + e.getMessage());
             return 1;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            proxy.close();
-            stopped.countDown();
-        }, "fake-server-proxy-shutdown"));
-        out.println("fake-server proxy listening on " + proxy.baseUri() + " (upstream: " + proxy.upstream()
-                + "; faults: " + options.faultSource() + "; page: " + proxy.baseUri().resolve("/__admin/ui") + ")");
-        out.flush();
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 0;
+        // Its own URL first: tools read the first http:// URL on standard output.
+        return UntilStopped.run(proxy, "fake-server proxy listening on " + proxy.baseUri() + " (upstream: "
+                + proxy.upstream() + "; faults: " + options.faultSource() + "; page: "
+                + proxy.baseUri().resolve("/__admin/ui") + ")", out);
     }
 }

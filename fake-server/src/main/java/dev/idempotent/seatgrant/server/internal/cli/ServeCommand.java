@@ -9,7 +9,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 
 /** {@code serve}: parse the flags, start a {@link FakeSeatServer}, print where it listens, run until killed. */
 public final class ServeCommand {
@@ -161,19 +160,8 @@ public final class ServeCommand {
             err.println("fake-server: cannot start: " + e.getMessage());
             return 1;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "fake-server-shutdown"));
-        out.println("fake-server listening on " + server.baseUri() + " (store: " + server.storeDescription()
-                + "; faults: " + options.faultSource() + "; page: " + server.baseUri().resolve("/__admin/ui") + ")");
-        out.flush();
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 0;
+        return UntilStopped.run(server, "fake-server listening on " + server.baseUri() + " (store: "
+                + server.storeDescription() + "; faults: " + options.faultSource() + "; page: "
+                + server.baseUri().resolve("/__admin/ui") + ")", out);
     }
 }

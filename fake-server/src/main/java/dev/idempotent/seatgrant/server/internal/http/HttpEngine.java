@@ -11,7 +11,9 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -123,6 +125,19 @@ public final class HttpEngine implements AutoCloseable {
 
     public InetSocketAddress localAddress() {
         return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /**
+     * {@code http://host:port/} as a client reaches it: a wildcard bind is reached on {@code 127.0.0.1}, an IPv6
+     * address goes in brackets.
+     */
+    public URI baseUri() {
+        InetAddress address = localAddress().getAddress();
+        String host = address.isAnyLocalAddress() ? "127.0.0.1" : address.getHostAddress();
+        if (host.contains(":")) {
+            host = "[" + host + "]";
+        }
+        return URI.create("http://" + host + ":" + localAddress().getPort() + "/");
     }
 
     /** Connections open now, those closed at the cap included until their close completes. */
