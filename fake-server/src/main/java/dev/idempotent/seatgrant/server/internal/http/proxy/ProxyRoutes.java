@@ -78,6 +78,7 @@ public final class ProxyRoutes implements Routes {
         ProxiedRequest proxied = new ProxiedRequest(core.journal(), exchange.firstByteAt(), method, exchange.path(),
                 operation);
         boolean write = WRITES.contains(method);
+        HttpMethod httpMethod = request.method();
         String origin = target;
         faults.run(exchange, proxied, operation.name(), hold -> {
             // Built before any delay: the client may leave meanwhile, and its request with it.
@@ -85,7 +86,7 @@ public final class ProxyRoutes implements Routes {
             CompletableFuture<Reply> reply = new CompletableFuture<>();
             exchange.schedule(hold, () -> core.upstream().send(exchange.loop(), outbound).thenAccept(result -> {
                 proxied.upstream(result);
-                reply.complete(replyFor(result, request.method(), operation.name(), write));
+                reply.complete(replyFor(result, httpMethod, operation.name(), write));
             }));
             return reply;
         });
