@@ -138,6 +138,8 @@ class ProxyHostileInputTest {
             assertEquals(List.of(), upstream.received(), "a fault before the commit keeps the request here");
             assertThrows(UncheckedIOException.class, () -> client.send(post(client, "/after")));
             assertEquals(201, client.send(post(client, "/slow")).statusCode());
+            Await.until(Duration.ofSeconds(10), "the last answer to be journaled as written",
+                    () -> proxy.journal().get(2).sent());
 
             List<JournalEntry> journal = proxy.journal();
             JournalEntry before = journal.get(0);
