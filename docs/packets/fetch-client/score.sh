@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Scores a candidate's patched fetch-client starter in one go: the fence (frozen tests and pom untouched), then
-# the frozen tests with the interviewer's tests beside them. Nothing in the candidate's folder is changed: the
-# work happens in a temporary copy.
+# Scores a candidate's patched fetch-client starter in one go: the fence (frozen tests and pom as handed out),
+# then the frozen tests with the interviewer's tests beside them. Nothing in the candidate's folder is changed:
+# the work happens in a temporary copy.
 #
 # usage: docs/packets/fetch-client/score.sh CANDIDATE_STARTER_DIR [PACKET_DIR]
 #   CANDIDATE_STARTER_DIR  the starter folder with the candidate's patch applied
-#   PACKET_DIR             the packet the starter came from (default: this folder; pass a variant's folder
-#                          when the candidate got a renamed variant)
+#   PACKET_DIR             where that starter came from: this folder (the default), or the folder PacketVariant
+#                          wrote for a handout (the one holding handout/ and interviewer/)
+#
+# Only a frozen test that was changed or deleted breaks the fence; a test file the candidate added is listed for
+# you to read (a new test of the asked behaviour is welcome). Exit 0 when the fence held and every test passed,
+# 1 otherwise, 2 when it could not run.
 set -uo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -20,19 +24,52 @@ if [ ! -x "$root/mvnw" ]; then
 fi
 candidate="${1:?usage: score.sh CANDIDATE_STARTER_DIR [PACKET_DIR]}"
 packet="${2:-$here}"
+if [ -d "$packet/interviewer" ]; then
+  starter="$packet/handout/starter"
+  tests="$packet/interviewer/interviewer-tests"
+else
+  starter="$packet/starter"
+  tests="$packet/interviewer-tests"
+fi
+if [ ! -d "$starter/src/test" ] || [ ! -d "$tests" ]; then
+  echo "score.sh: $packet is neither this packet nor a handout's folder" >&2
+  exit 2
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 echo "== 1. the fence: frozen tests and pom.xml as handed out"
 fence=0
-diff -r "$packet/starter/src/test" "$candidate/src/test" && echo "tests untouched" || { echo "TESTS CHANGED: Honesty 0"; fence=1; }
-diff "$packet/starter/pom.xml" "$candidate/pom.xml" && echo "pom untouched" || { echo "POM CHANGED: Contract 0"; fence=1; }
+while IFS= read -r -d '' frozen; do
+  relative="${frozen#"$starter"/}"
+  if [ ! -f "$candidate/$relative" ]; then
+    echo "FROZEN TEST DELETED: $relative (Honesty 0)"
+    fence=1
+  elif ! cmp -s "$frozen" "$candidate/$relative"; then
+    echo "FROZEN TEST CHANGED: $relative (Honesty 0)"
+    diff -u "$frozen" "$candidate/$relative" | head -40
+    fence=1
+  fi
+done < <(find "$starter/src/test" -type f -print0)
+[ $fence -eq 0 ] && echo "frozen tests untouched"
+if [ -d "$candidate/src/test" ]; then
+  (cd "$candidate" && find src/test -type f | sort) | while IFS= read -r file; do
+    [ -f "$starter/$file" ] || echo "added by the candidate (allowed; read it: does it test the asked behaviour?): $file"
+  done
+fi
+if cmp -s "$starter/pom.xml" "$candidate/pom.xml"; then
+  echo "pom untouched"
+else
+  echo "POM CHANGED: Contract 0"
+  diff -u "$starter/pom.xml" "$candidate/pom.xml" | head -40
+  fence=1
+fi
 
 echo "== 2. frozen tests, RetryGatesTest, SecretUrlTest"
 cp -R "$candidate"/. "$work"/
-cp -R "$packet/interviewer-tests"/. "$work/src/test/java"/
+cp -R "$tests"/. "$work/src/test/java"/
 "$root/mvnw" -B -q -f "$work/pom.xml" test
-tests=$?
+result=$?
 
-echo "== fence: $([ $fence -eq 0 ] && echo kept || echo broken); tests: $([ $tests -eq 0 ] && echo all green || echo some red, see above)"
-exit $(( fence != 0 || tests != 0 ))
+echo "== fence: $([ $fence -eq 0 ] && echo kept || echo broken); tests: $([ $result -eq 0 ] && echo all green || echo some red, see above)"
+exit $(( fence != 0 || result != 0 ))

@@ -5,8 +5,13 @@
 #
 # usage: docs/packets/seat-grant/score.sh CANDIDATE_STARTER_DIR [PACKET_DIR]
 #   CANDIDATE_STARTER_DIR  the starter folder with the candidate's patch applied
-#   PACKET_DIR             the packet the starter came from (default: this folder; pass a variant's folder
-#                          when the candidate got a renamed variant)
+#   PACKET_DIR             where that starter came from: this folder (the default), or the folder PacketVariant
+#                          wrote for a handout (the one holding handout/ and interviewer/)
+#
+# The key tests are evidence for the rubric; grade's rows are questions for the debrief, never points, so its
+# result does not change this script's exit code: 0 when every key test passed, 1 when some are red, 2 when it
+# could not run. grade speaks the packet's seat API, so a handout's tree is first turned back into the packet's
+# names (PacketVariant translate-back, with the handout's mapping.tsv).
 set -uo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -20,24 +25,44 @@ if [ ! -x "$root/mvnw" ]; then
 fi
 candidate="${1:?usage: score.sh CANDIDATE_STARTER_DIR [PACKET_DIR]}"
 packet="${2:-$here}"
+if [ -d "$packet/interviewer" ]; then
+  keytests="$packet/interviewer/key-tests"
+  mapping="$packet/interviewer/mapping.tsv"
+else
+  keytests="$packet/key-tests"
+  mapping=""
+fi
+if [ ! -d "$keytests" ]; then
+  echo "score.sh: $packet is neither this packet nor a handout's folder" >&2
+  exit 2
+fi
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work" "$work-packet"' EXIT
 
 cp -R "$candidate"/. "$work"/
 mkdir -p "$work/src/test/java"
-cp -R "$packet/key-tests"/. "$work/src/test/java"/
+cp -R "$keytests"/. "$work/src/test/java"/
 
-echo "== 1. key tests (SeatGrantOutcomesTest, SeatGrantSignalsTest)"
+echo "== 1. key tests (SeatGrantOutcomesTest, SeatGrantSignalsTest): evidence for the rubric"
 "$root/mvnw" -B -q -f "$work/pom.xml" test
 tests=$?
 
-echo "== 2. fake-server grade"
+echo "== 2. fake-server grade: every FAIL row is a question for the debrief, not a point"
 if [ ! -f "$root/fake-server/target/fake-server.jar" ]; then
   "$root/mvnw" -B -q -f "$root/pom.xml" -DskipTests package -pl fake-server -am || exit 2
 fi
-"$root/mvnw" -B -q -f "$work/pom.xml" -DskipTests package || exit 2
-java -jar "$root/fake-server/target/fake-server.jar" grade -- java -jar "$work/target/worker.jar"
-grade=$?
+graded="$work"
+if [ -n "$mapping" ]; then
+  graded="$work-packet"
+  java "$root/docs/src/test/java/dev/idempotent/docs/PacketVariant.java" translate-back "$mapping" "$work" "$graded" \
+    || exit 2
+fi
+if "$root/mvnw" -B -q -f "$graded/pom.xml" -DskipTests package; then
+  java -jar "$root/fake-server/target/fake-server.jar" grade -- java -jar "$graded/target/worker.jar"
+  grade="exit $?"
+else
+  grade="skipped: the tree did not build for grade (see above); score from the key tests and your reading"
+fi
 
-echo "== key tests: $([ $tests -eq 0 ] && echo all green || echo some red, see above); grade: exit $grade"
-exit $(( tests != 0 || grade != 0 ))
+echo "== key tests: $([ $tests -eq 0 ] && echo all green || echo some red, see above); grade: $grade"
+exit $(( tests != 0 ))

@@ -9,52 +9,43 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Compares Java sources by their code alone, so a starter's comments can say less than its module copy's
- * (nothing about where it came from) while every token of code still has to match. Stateless.
+ * Reads Java sources as code, comments and literals, so a starter's comments can say less than its module
+ * copy's (nothing about where it came from) while every token of code still has to match, and so the handout
+ * check can tell prose from identifiers. Stateless.
  *
- * <p>What is ignored: {@code //} and {@code /* *}{@code /} comments (Javadoc included), trailing whitespace
- * and blank lines. String, character and text-block literals are kept exactly, so {@code "http://x"} is
- * code, not a comment. Everything else, indentation included, must be equal.
+ * <p>{@link #code(String)} ignores {@code //} and {@code /* *}{@code /} comments (Javadoc included), trailing
+ * whitespace and blank lines. String, character and text-block literals are kept exactly, so
+ * {@code "http://x"} is code, not a comment. Everything else, indentation included, must be equal.
  */
 public final class JavaSource {
+
+    /** What a piece of source is. */
+    public enum Kind { CODE, COMMENT, LITERAL }
+
+    /** One piece of a source, as written (a literal keeps its quotes, a comment its markers). */
+    public record Segment(Kind kind, String text) {
+    }
 
     private JavaSource() {
     }
 
+    /**
+     * The source cut into code, comments and literals, in order; joining the texts gives the source back. The
+     * lexer is the handout generator's, which must stay a single file, so there is one Java lexer in the project.
+     */
+    public static List<Segment> segments(String source) {
+        return PacketVariant.Transform.lex(source).stream()
+                .map(piece -> new Segment(Kind.valueOf(piece.kind().name()), piece.text()))
+                .toList();
+    }
+
     /** The source with comments, trailing whitespace and blank lines removed. */
     public static String code(String source) {
-        StringBuilder out = new StringBuilder(source.length());
-        int i = 0;
-        int n = source.length();
-        while (i < n) {
-            char c = source.charAt(i);
-            char next = i + 1 < n ? source.charAt(i + 1) : '\0';
-            if (c == '/' && next == '/') {
-                while (i < n && source.charAt(i) != '\n') {
-                    i++;
-                }
-            } else if (c == '/' && next == '*') {
-                int end = source.indexOf("*/", i + 2);
-                i = end < 0 ? n : end + 2;
-            } else if (source.startsWith("\"\"\"", i)) {
-                int end = source.indexOf("\"\"\"", i + 3);
-                int stop = end < 0 ? n : end + 3;
-                out.append(source, i, stop);
-                i = stop;
-            } else if (c == '"' || c == '\'') {
-                int j = i + 1;
-                while (j < n && source.charAt(j) != c && source.charAt(j) != '\n') {
-                    j += source.charAt(j) == '\\' ? 2 : 1;
-                }
-                int stop = Math.min(n, j + 1);
-                out.append(source, i, stop);
-                i = stop;
-            } else {
-                out.append(c);
-                i++;
-            }
-        }
-        return out.toString().lines()
+        return segments(source).stream()
+                .filter(s -> s.kind() != Kind.COMMENT)
+                .map(Segment::text)
+                .collect(Collectors.joining())
+                .lines()
                 .map(JavaSource::stripTrailing)
                 .filter(line -> !line.isEmpty())
                 .collect(Collectors.joining("\n", "", "\n"));

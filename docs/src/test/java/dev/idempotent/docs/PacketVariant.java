@@ -1,229 +1,1793 @@
 package dev.idempotent.docs;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Writes a renamed variant of an interview packet, so a hiring round never hands out the exact files that are
- * public in this repository: the package, the class names, the worker's fields and methods, and the statuses
- * the starter mishandles are all different, consistently across the starter, the prompt, the reference patch
- * and the interviewer's tests.
+ * Writes a handout of an interview packet from an interviewer's secret: the same exercise as the packet under
+ * {@code docs/packets/}, set in another domain, with every name, string, file name, comment and sentence a
+ * candidate could paste into a search box composed anew, so that none of them can be found in this repository.
  *
  * <p>Run it from the project root with the JDK's source launcher (it depends on nothing but the JDK):
- * <pre>{@code java docs/src/test/java/dev/idempotent/docs/PacketVariant.java seat-grant 7 /tmp/seat-grant-v7}</pre>
- * The number picks the names; the same number always gives the same variant. The output folder holds
- * {@code PROMPT.md}, {@code starter/}, {@code reference.patch}, the interviewer's tests ({@code key-tests/} or
- * {@code interviewer-tests/}) and {@code variant.properties}, the mapping, which stays with the interviewers.
+ * <pre>{@code java docs/src/test/java/dev/idempotent/docs/PacketVariant.java seat-grant --secret-file ~/round-7.txt /tmp/round-7}</pre>
+ * The secret is any text file the interviewer keeps; the same secret (and the same version of this project)
+ * gives the same handout. It picks the domain (for seat-grant: seats, licences, refunds or vouchers, each with
+ * its own event, endpoint, body fields and log words; for fetch-client: one of several resources behind the same
+ * 429/503 rule), every name, and every wording. The statuses a packet is about never change.
  *
- * <p>Renaming is by whole token (a name never changes inside a longer name), except for the statuses, which are
- * swapped wherever they stand as a number, in identifiers too ({@code retries503ThenSucceeds}). Line counts do
- * not change, so the reference patch's hunks still apply strictly. {@code VariantPacketTest} checks that
- * every variant it generates still fails closed.
+ * <p>{@code OUT/handout/} is what the candidate gets: a prompt and {@code starter/}. {@code OUT/interviewer/}
+ * stays with the interviewers: the reference patch and the key tests in the handout's names, every scored sample
+ * translated to it, and {@code mapping.tsv}, which {@code translate-back} uses to turn a candidate's tree back
+ * into the packet's names (so {@code fake-server grade} can run it).
+ *
+ * <p>How nothing can be searched back: the handout's code is the packet's code with its comments removed, its
+ * names renamed and its prose literals reworded; the names and all prose come from templates here, whose
+ * pieces are single words and short phrases with choices ({@code {{a|b}}}) and slots ({@code ${name}}), so a
+ * composed name or a run of six words never stands in this file as it stands in a handout.
+ * {@code HandoutLeakTest} checks that for every name and six-word run any secret can produce, and runs the
+ * definition's own extractor over handouts from many secrets ({@code docs/README.md}, "Handouts that cannot be
+ * searched back", states the definition).
+ *
+ * <p>The number form ({@code seat-grant 7 OUT}) exists for this project's tests: anyone can recompute it, so it
+ * must never be handed out. {@link UnifiedDiff} is the project's one reader, applier and writer of unified
+ * diffs; it lives here because this program must stay a single file.
  */
 public final class PacketVariant {
-
-    private static final List<String> SEAT_GRANT_FILES = List.of("PROMPT.md", "starter", "reference.patch", "key-tests");
-    private static final List<String> FETCH_CLIENT_FILES =
-            List.of("PROMPT.md", "starter", "reference.patch", "interviewer-tests");
 
     private PacketVariant() {
     }
 
     public static void main(String[] args) {
-        if (args.length < 3 || args.length > 4) {
-            System.err.println("usage: java PacketVariant.java seat-grant|fetch-client NUMBER OUT_DIR [PROJECT_ROOT]");
-            System.exit(2);
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** The command line; returns the exit code (0 done, 2 bad arguments or input). */
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        List<String> a = new ArrayList<>(List.of(args));
+        Path root = Path.of(".");
+        int r = a.indexOf("--root");
+        if (r >= 0 && r + 1 < a.size()) {
+            root = Path.of(a.get(r + 1));
+            a.remove(r + 1);
+            a.remove(r);
         }
-        int number;
         try {
-            number = Integer.parseInt(args[1]);
-        } catch (NumberFormatException e) {
-            System.err.println("NUMBER must be an integer, not " + args[1]);
-            System.exit(2);
-            return;
+            if (a.size() == 4 && a.get(0).equals("translate-back")) {
+                Mapping mapping = Mapping.parse(Files.readString(Path.of(a.get(1)), StandardCharsets.UTF_8));
+                int files = translateBack(mapping, Path.of(a.get(2)), Path.of(a.get(3)));
+                out.println("wrote " + a.get(3) + " (" + files + " files in the packet's names)");
+                return 0;
+            }
+            byte[] secret;
+            Path target;
+            if (a.size() == 4 && a.get(1).equals("--secret-file")) {
+                secret = secretOf(Path.of(a.get(2)));
+                target = Path.of(a.get(3));
+                if (secret.length < 16) {
+                    err.println("warning: a secret this short can be guessed; use a longer one for a real round");
+                }
+            } else if (a.size() == 3 && a.get(1).matches("\\d{1,9}")) {
+                err.println("warning: the number form is for this project's own tests; anyone can recompute it,"
+                        + " so never hand it out (use --secret-file)");
+                secret = numberSecret(Integer.parseInt(a.get(1)));
+                target = Path.of(a.get(2));
+            } else {
+                err.println("usage: java PacketVariant.java seat-grant|fetch-client --secret-file FILE OUT [--root DIR]\n"
+                        + "       java PacketVariant.java translate-back MAPPING_TSV TREE OUT");
+                return 2;
+            }
+            if (Files.exists(target)) {
+                err.println(target + " exists; choose a new folder");
+                return 2;
+            }
+            Handout handout = write(root, a.get(0), secret, target);
+            out.println("wrote " + target + ": give the candidate " + target.resolve("handout")
+                    + "; keep " + target.resolve("interviewer") + " (domain: " + handout.domain() + ")");
+            return 0;
+        } catch (IllegalArgumentException | IOException | UncheckedIOException e) {
+            err.println(e.getMessage());
+            return 2;
         }
-        if (!args[0].equals("seat-grant") && !args[0].equals("fetch-client")) {
-            System.err.println("no packet " + args[0] + ": seat-grant or fetch-client");
-            System.exit(2);
-        }
-        Path root = Path.of(args.length == 4 ? args[3] : ".");
-        Path out = Path.of(args[2]);
-        if (Files.exists(out)) {
-            System.err.println(out + " exists; choose a new folder");
-            System.exit(2);
-        }
-        Map<String, String> mapping = write(root.resolve("docs/packets").resolve(args[0]), args[0], number, out);
-        System.out.println("wrote " + out + " (" + mapping.size() + " renamings; see variant.properties)");
     }
 
     /**
-     * Writes the variant {@code number} of {@code packet} (its folder: {@code packetDir}) to {@code out} and
-     * returns the mapping from each original name to its replacement, in the order applied.
+     * The secret in a file: its text (read as UTF-8, any byte welcome) with line endings made {@code \n} and
+     * trailing whitespace removed, so an editor that adds a final newline does not change the handout.
      */
-    public static Map<String, String> write(Path packetDir, String packet, int number, Path out) {
-        Map<String, String> names = switch (packet) {
-            case "seat-grant" -> seatGrant(number);
-            case "fetch-client" -> fetchClient(number);
-            default -> throw new IllegalArgumentException("no packet " + packet + " (seat-grant or fetch-client)");
-        };
-        List<String> parts = packet.equals("seat-grant") ? SEAT_GRANT_FILES : FETCH_CLIENT_FILES;
-        try {
-            for (String part : parts) {
-                Path from = packetDir.resolve(part);
-                try (Stream<Path> files = Files.walk(from)) {
-                    for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                        String relative = packetDir.relativize(file).toString().replace('\\', '/');
-                        Path target = out.resolve(rename(relative, names));
-                        Files.createDirectories(target.getParent());
-                        String text = Files.readString(file, StandardCharsets.UTF_8);
-                        // Statuses are swapped in code, patches and prose, never in a pom's version numbers.
-                        boolean statuses = !relative.endsWith(".xml");
-                        Files.writeString(target, rename(text, statuses ? names : withoutStatuses(names)),
-                                StandardCharsets.UTF_8);
-                        if (Files.isExecutable(file)) {
-                            target.toFile().setExecutable(true);
-                        }
+    static byte[] secretOf(Path file) throws IOException {
+        String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).replace("\r\n", "\n").stripTrailing();
+        if (text.isEmpty()) {
+            throw new IllegalArgumentException(file + " is empty; a secret must hold some text");
+        }
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The secret behind the number form; for this project's tests only. */
+    static byte[] numberSecret(int number) {
+        return ("number " + number).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Generates the handout of {@code packet} for {@code secret} and writes it under {@code out}. */
+    public static Handout write(Path root, String packet, byte[] secret, Path out) {
+        Handout handout = generate(root, packet, secret, null);
+        writeTree(out.resolve("handout"), handout.handout());
+        writeTree(out.resolve("interviewer"), handout.interviewer());
+        return handout;
+    }
+
+    /**
+     * Generates a handout in memory. {@code domain} forces a domain (for tests); {@code null} lets the secret
+     * choose it.
+     */
+    static Handout generate(Path root, String packet, byte[] secret, String domain) {
+        Spec spec = Spec.of(packet);
+        Path dir = root.resolve("docs").resolve("packets").resolve(packet);
+        if (!Files.isDirectory(dir.resolve("starter"))) {
+            throw new IllegalArgumentException("no packet at " + dir + " (run from the project root, or pass --root)");
+        }
+        Draw draw = new Draw(secret);
+        Domain chosen = spec.domains().get(draw.next(spec.domains().size()));
+        if (domain != null) {
+            chosen = spec.domain(domain);
+        }
+        Map<String, String> slots = new LinkedHashMap<>();
+        chosen.words().forEach((slot, value) -> slots.put(slot, Template.parse(value).expand(draw, s -> lookup(slots, s))));
+        spec.shared().forEach((slot, value) -> slots.put(slot, Template.parse(value).expand(draw, s -> lookup(slots, s))));
+        Mapping mapping = new Mapping(packet, chosen.id());
+        for (NameRule rule : spec.names()) {
+            String value = rule.style().apply(rule.template().expand(draw, slot -> lookup(slots, slot)));
+            slots.put(rule.slot(), value);
+            if (rule.canonical() != null) {
+                mapping.tokens().put(rule.canonical(), value);
+                if (spec.locals().contains(rule.canonical())) {
+                    mapping.locals().add(rule.canonical());
+                }
+            }
+        }
+        spec.elements().forEach((canonical, template) ->
+                mapping.elements().put(canonical, Template.parse(template).expand(draw, slot -> lookup(slots, slot))));
+        spec.literals().forEach((canonical, template) ->
+                mapping.literals().put(canonical, template.expand(draw, slot -> lookup(slots, slot))));
+        mapping.checkInjective();
+        List<String> comments = new ArrayList<>();
+        for (Anchor anchor : spec.anchors()) {
+            comments.add(anchor.template().expand(draw, slot -> lookup(slots, slot)));
+        }
+        String prompt = spec.prompt().expand(draw, slot -> lookup(slots, slot)).stripTrailing() + "\n";
+
+        SortedMap<String, String> starter = readTree(dir.resolve("starter"));
+        Transform transform = new Transform(spec, mapping, comments);
+        SortedMap<String, String> handoutStarter = transform.handout(starter, true);
+        SortedMap<String, String> handout = new TreeMap<>();
+        handout.put(lookup(slots, "promptfile"), prompt);
+        handoutStarter.forEach((path, text) -> handout.put("starter/" + path, text));
+
+        SortedMap<String, String> interviewer = new TreeMap<>();
+        SortedMap<String, String> reference = UnifiedDiff.parse(read(dir.resolve("reference.patch"))).applyTo(starter);
+        interviewer.put("reference.patch", UnifiedDiff.write(handoutStarter, transform.handout(reference, false)));
+        readTree(dir.resolve(spec.keyTests())).forEach((path, text) ->
+                interviewer.put(spec.keyTests() + "/" + mapping.renameTerms(path), transform.interviewer(path, text)));
+        for (String sample : childDirectories(dir.resolve("samples"))) {
+            Path patch = dir.resolve("samples").resolve(sample).resolve("patch.diff");
+            SortedMap<String, String> after = UnifiedDiff.parse(read(patch)).applyTo(starter);
+            interviewer.put("samples/" + sample + ".patch", UnifiedDiff.write(handoutStarter, transform.handout(after, false)));
+        }
+        interviewer.put("mapping.tsv", mapping.render());
+        interviewer.put("README.md", interviewerReadme(spec, chosen, slots, mapping, lookup(slots, "promptfile")));
+        mapping.checkUsed(starter, readTree(dir.resolve(spec.keyTests())), reference);
+        return new Handout(packet, chosen.id(), Collections.unmodifiableSortedMap(handout),
+                Collections.unmodifiableSortedMap(interviewer), mapping);
+    }
+
+    /** A generated handout: the candidate's files, the interviewer's files, and the names it uses. */
+    public record Handout(String packet, String domain, SortedMap<String, String> handout,
+            SortedMap<String, String> interviewer, Mapping mapping) {
+    }
+
+    private static String lookup(Map<String, String> slots, String slot) {
+        String value = slots.get(slot);
+        if (value == null) {
+            throw new IllegalStateException("template names an unknown slot ${" + slot + "}");
+        }
+        return value;
+    }
+
+    /** Turns a tree in a handout's names back into the packet's names (for {@code fake-server grade}). */
+    static int translateBack(Mapping mapping, Path tree, Path out) {
+        if (Files.exists(out)) {
+            throw new IllegalArgumentException(out + " exists; choose a new folder");
+        }
+        Mapping back = mapping.reversed();
+        SortedMap<String, String> files = readTree(tree);
+        SortedMap<String, String> translated = new TreeMap<>();
+        files.forEach((path, text) -> translated.put(back.renameTerms(path),
+                path.endsWith(".java") ? Transform.renameJava(text, back, true) : back.renameXml(text)));
+        writeTree(out, translated);
+        return translated.size();
+    }
+
+    private static String interviewerReadme(Spec spec, Domain domain, Map<String, String> slots, Mapping mapping,
+            String promptFile) {
+        StringBuilder names = new StringBuilder();
+        mapping.tokens().forEach((from, to) -> {
+            if (!from.equals(to) && !from.contains("/") && !from.matches("[a-z]+")) {
+                names.append("| `").append(from).append("` | `").append(to).append("` |\n");
+            }
+        });
+        return "# Interviewer's folder (" + spec.packet() + ", domain: " + domain.id() + ")\n\n"
+                + "Never hand out this folder. The candidate gets `handout/` (the prompt `" + promptFile
+                + "` and `starter/`), nothing else.\n\n"
+                + "- `" + spec.keyTests() + "/`: the packet's tests in this handout's names; `score.sh` copies them in.\n"
+                + "- `reference.patch`: the packet's reference patch in this handout's names (`patch -p1` from"
+                + " `starter/`).\n"
+                + "- `samples/NAME.patch`: every scored sample of the packet, translated; apply one to a fresh copy of"
+                + " `handout/starter` and run `score.sh` to see a calibrated hand-in as this handout shows it. Its"
+                + " scores are in `docs/packets/" + spec.packet() + "/samples/NAME/expected.json`.\n"
+                + "- `mapping.tsv`: every name of the packet and its name here; `score.sh` uses it.\n\n"
+                + "Score with the packet's own sheet (`docs/packets/" + spec.packet() + "/interviewer-sheet.md`), passing"
+                + " the folder that holds `handout/` and this folder:\n\n"
+                + "```sh\ndocs/packets/" + spec.packet() + "/score.sh PATH/TO/PATCHED/starter PATH/TO/THAT/FOLDER\n```\n\n"
+                + "| in the packet | in this handout |\n| --- | --- |\n" + names
+                + "\nThe event in this handout is `" + slots.getOrDefault("eventname", "-") + "`.\n";
+    }
+
+
+    /** Draws from SHA-256 of the secret in counter mode: the same secret gives the same draws on every JDK. */
+    static final class Draw {
+        private final byte[] seed;
+        private long counter;
+        private ByteBuffer block = ByteBuffer.allocate(0);
+
+        Draw(byte[] secret) {
+            this.seed = sha256(concat("handout v1\n".getBytes(StandardCharsets.UTF_8), secret));
+        }
+
+        /** A number from 0 (inclusive) to {@code bound} (exclusive). */
+        int next(int bound) {
+            if (!block.hasRemaining()) {
+                block = ByteBuffer.wrap(sha256(concat(seed, ByteBuffer.allocate(8).putLong(counter++).array())));
+            }
+            return (int) Math.floorMod(block.getLong(), (long) bound);
+        }
+
+        private static byte[] concat(byte[] a, byte[] b) {
+            byte[] both = new byte[a.length + b.length];
+            System.arraycopy(a, 0, both, 0, a.length);
+            System.arraycopy(b, 0, both, a.length, b.length);
+            return both;
+        }
+
+        private static byte[] sha256(byte[] bytes) {
+            try {
+                return MessageDigest.getInstance("SHA-256").digest(bytes);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+
+    /**
+     * Text with choices and slots: {@code {{a|b|c}}} becomes one of its options (drawn from the secret, in
+     * order of appearance), {@code ${name}} the value of a slot. Options do not nest.
+     */
+    record Template(List<Part> parts) {
+
+        /** A piece of a template: fixed text, or a choice between options. */
+        sealed interface Part permits Text, Choice {
+        }
+
+        /** Fixed text (slots still to fill). */
+        record Text(String text) implements Part {
+        }
+
+        /** One of several options (slots still to fill). */
+        record Choice(List<String> options) implements Part {
+        }
+
+        static final Pattern SLOT = Pattern.compile("\\$\\{([A-Za-z][A-Za-z0-9]*)}");
+
+        static Template parse(String source) {
+            List<Part> parts = new ArrayList<>();
+            int i = 0;
+            while (i < source.length()) {
+                int open = source.indexOf("{{", i);
+                if (open < 0) {
+                    parts.add(new Text(source.substring(i)));
+                    break;
+                }
+                int close = source.indexOf("}}", open);
+                if (close < 0 || source.substring(open + 2, close).contains("{{")) {
+                    throw new IllegalArgumentException("unclosed or nested {{ in template: " + source);
+                }
+                if (open > i) {
+                    parts.add(new Text(source.substring(i, open)));
+                }
+                parts.add(new Choice(List.of(source.substring(open + 2, close).split("\\|", -1))));
+                i = close + 2;
+            }
+            return new Template(List.copyOf(parts));
+        }
+
+        String expand(Draw draw, Function<String, String> slots) {
+            StringBuilder out = new StringBuilder();
+            for (Part part : parts) {
+                String text = part instanceof Choice choice ? choice.options().get(draw.next(choice.options().size()))
+                        : ((Text) part).text();
+                out.append(fill(text, slots));
+            }
+            return out.toString();
+        }
+
+        static String fill(String text, Function<String, String> slots) {
+            Matcher m = SLOT.matcher(text);
+            StringBuilder out = new StringBuilder();
+            while (m.find()) {
+                m.appendReplacement(out, Matcher.quoteReplacement(slots.apply(m.group(1))));
+            }
+            m.appendTail(out);
+            return out.toString();
+        }
+    }
+
+    /** How a composed name joins its words. */
+    enum Style {
+        PASCAL, CAMEL, SNAKE, UPPER_SNAKE, KEBAB, DOTTED, SLASHED, FLAT, RAW;
+
+        String apply(String expanded) {
+            if (this == RAW) {
+                return expanded;
+            }
+            List<String> words = words(expanded);
+            return switch (this) {
+                case PASCAL -> words.stream().map(Style::capital).collect(Collectors.joining());
+                case CAMEL -> words.get(0) + words.stream().skip(1).map(Style::capital).collect(Collectors.joining());
+                case SNAKE -> String.join("_", words);
+                case UPPER_SNAKE -> String.join("_", words).toUpperCase(Locale.ROOT);
+                case KEBAB -> String.join("-", words);
+                case DOTTED -> String.join(".", words);
+                case SLASHED -> String.join("/", words);
+                case FLAT -> String.join("", words);
+                case RAW -> expanded;
+            };
+        }
+
+        private static String capital(String word) {
+            return word.isEmpty() ? word : Character.toUpperCase(word.charAt(0)) + word.substring(1);
+        }
+    }
+
+    /**
+     * The words of a name or phrase, lower case: split at anything but letters and digits, at a lower-to-upper
+     * change ({@code seatEvent}), before the last capital of a run ({@code HTTPClient}) and between letters and
+     * digits ({@code retries503}).
+     */
+    static List<String> words(String text) {
+        List<String> out = new ArrayList<>();
+        StringBuilder word = new StringBuilder();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!Character.isLetterOrDigit(c)) {
+                flush(word, out);
+                continue;
+            }
+            if (word.length() > 0) {
+                char prev = text.charAt(i - 1);
+                char next = i + 1 < text.length() ? text.charAt(i + 1) : ' ';
+                boolean camel = Character.isLowerCase(prev) && Character.isUpperCase(c);
+                boolean acronymEnd = Character.isUpperCase(prev) && Character.isUpperCase(c) && Character.isLowerCase(next);
+                boolean digits = Character.isDigit(prev) != Character.isDigit(c);
+                if (camel || acronymEnd || digits) {
+                    flush(word, out);
+                }
+            }
+            word.append(c);
+        }
+        flush(word, out);
+        return out;
+    }
+
+    private static void flush(StringBuilder word, List<String> out) {
+        if (word.length() > 0) {
+            out.add(word.toString().toLowerCase(Locale.ROOT));
+            word.setLength(0);
+        }
+    }
+
+    /** A name a handout composes: its slot, the packet's name it replaces (or none), its style and template. */
+    record NameRule(String slot, String canonical, Style style, Template template) {
+    }
+
+    /** One scenario of a packet: its slot values (a value with choices is drawn once per handout). */
+    record Domain(String id, Map<String, String> words) {
+    }
+
+    /** Where a generated comment goes: before the one line of {@code file} that {@code line} matches. */
+    record Anchor(String file, Pattern line, Template template) {
+    }
+
+    /**
+     * The packet's names and their names in one handout: tokens (identifiers, package names, paths and words,
+     * renamed as whole tokens; a local one never right after a dot, where a library's member of the same name
+     * stands), literals (a Java string's whole content, reworded) and elements (a pom element's whole text).
+     * Written as {@code mapping.tsv}.
+     */
+    public static final class Mapping {
+        private final String packet;
+        private final String domain;
+        private final Map<String, String> tokens = new LinkedHashMap<>();
+        private final Set<String> locals = new TreeSet<>();
+        private final Map<String, String> literals = new LinkedHashMap<>();
+        private final Map<String, String> elements = new LinkedHashMap<>();
+        private Pattern pattern;
+        private String patternKeys = "";
+
+        Mapping(String packet, String domain) {
+            this.packet = packet;
+            this.domain = domain;
+        }
+
+        public String packet() {
+            return packet;
+        }
+
+        public String domain() {
+            return domain;
+        }
+
+        /** Packet token to handout token, in the order they were made. */
+        public Map<String, String> tokens() {
+            return tokens;
+        }
+
+        /** The tokens never renamed right after a dot. */
+        public Set<String> locals() {
+            return locals;
+        }
+
+        /** A Java string's whole content in the packet, and in the handout. */
+        public Map<String, String> literals() {
+            return literals;
+        }
+
+        /** A pom element's whole text in the packet, and in the handout. */
+        public Map<String, String> elements() {
+            return elements;
+        }
+
+        /** Whole-token renaming: a token never changes inside a longer token ({@code [A-Za-z0-9_$]} bound it). */
+        String renameTerms(String text) {
+            if (tokens.isEmpty()) {
+                return text;
+            }
+            String keysNow = tokens.keySet() + "" + locals;
+            if (!keysNow.equals(patternKeys)) {
+                List<String> keys = new ArrayList<>(tokens.keySet());
+                keys.sort(Comparator.comparingInt(String::length).reversed());
+                pattern = Pattern.compile("(?<![A-Za-z0-9_$])(?:" + keys.stream()
+                        .map(k -> (locals.contains(k) ? "(?<!\\.)" : "") + Pattern.quote(k))
+                        .collect(Collectors.joining("|")) + ")(?![A-Za-z0-9_$])");
+                patternKeys = keysNow;
+            }
+            Matcher m = pattern.matcher(text);
+            StringBuilder out = new StringBuilder();
+            while (m.find()) {
+                m.appendReplacement(out, Matcher.quoteReplacement(tokens.get(m.group())));
+            }
+            m.appendTail(out);
+            return out.toString();
+        }
+
+        /** An XML file: whole elements first ({@code <finalName>...}), then tokens. */
+        String renameXml(String text) {
+            String result = text;
+            for (Map.Entry<String, String> e : elements.entrySet()) {
+                result = result.replace(e.getKey(), e.getValue());
+            }
+            return renameTerms(result);
+        }
+
+        Mapping reversed() {
+            Mapping back = new Mapping(packet, domain);
+            tokens.forEach((from, to) -> back.tokens.put(to, from));
+            locals.forEach(from -> back.locals().add(tokens.get(from)));
+            literals.forEach((from, to) -> back.literals().put(to, from));
+            elements.forEach((from, to) -> back.elements().put(to, from));
+            return back;
+        }
+
+        void checkInjective() {
+            for (Map<String, String> kind : List.of(tokens, literals, elements)) {
+                Set<String> seen = new TreeSet<>();
+                kind.values().forEach(to -> {
+                    if (!seen.add(to)) {
+                        throw new IllegalStateException("two names became " + to + " in one handout");
+                    }
+                });
+            }
+        }
+
+        /** Every packet token must occur in the packet: a name that matched nothing means the packet drifted. */
+        void checkUsed(Map<String, String> starter, Map<String, String> keyTests, Map<String, String> reference) {
+            String all = Stream.of(starter, keyTests, reference).flatMap(m -> Stream.concat(m.keySet().stream(),
+                    m.values().stream())).collect(Collectors.joining("\n"));
+            for (String token : tokens.keySet()) {
+                if (!Pattern.compile("(?<![A-Za-z0-9_$])" + Pattern.quote(token) + "(?![A-Za-z0-9_$])").matcher(all).find()) {
+                    throw new IllegalStateException("the packet no longer contains " + token + "; update PacketVariant");
+                }
+            }
+        }
+
+        String render() {
+            StringBuilder out = new StringBuilder("# " + packet + " handout, domain " + domain
+                    + ". kind, packet, handout (tab-separated). For interviewers only.\n");
+            tokens.forEach((k, v) -> out.append(locals.contains(k) ? "local\t" : "token\t").append(k).append('\t')
+                    .append(v).append('\n'));
+            literals.forEach((k, v) -> out.append("literal\t").append(k).append('\t').append(v).append('\n'));
+            elements.forEach((k, v) -> out.append("element\t").append(k).append('\t').append(v).append('\n'));
+            return out.toString();
+        }
+
+        static Mapping parse(String text) {
+            Matcher header = Pattern.compile("^# (\\S+) handout, domain (\\S+)\\.").matcher(text);
+            if (!header.find()) {
+                throw new IllegalArgumentException("not a handout mapping (no header line)");
+            }
+            Mapping mapping = new Mapping(header.group(1), header.group(2));
+            for (String line : text.split("\n")) {
+                String[] f = line.split("\t", -1);
+                if (line.startsWith("#") || line.isBlank()) {
+                    continue;
+                }
+                if (f.length != 3) {
+                    throw new IllegalArgumentException("mapping line is not kind<TAB>packet<TAB>handout: " + line);
+                }
+                if (f[0].equals("local")) {
+                    mapping.locals().add(f[1]);
+                }
+                Map<String, String> kind = switch (f[0]) {
+                    case "token", "local" -> mapping.tokens();
+                    case "literal" -> mapping.literals();
+                    case "element" -> mapping.elements();
+                    default -> throw new IllegalArgumentException("unknown mapping kind " + f[0]);
+                };
+                kind.put(f[1], f[2]);
+            }
+            return mapping;
+        }
+    }
+
+
+    /** The packet-to-handout transformation of one handout. */
+    static final class Transform {
+        private static final Pattern XML_COMMENT = Pattern.compile("<!--.*?-->", Pattern.DOTALL);
+        private static final Pattern VERSION_PROPERTY = Pattern.compile("(?m)^\\s*<([\\w.-]+\\.version)>([^<]+)</\\1>\\s*\\n");
+        private static final char GONE = '\u0001';
+
+        private final Spec spec;
+        private final Mapping mapping;
+        private final List<String> comments;
+
+        Transform(Spec spec, Mapping mapping, List<String> comments) {
+            this.spec = spec;
+            this.mapping = mapping;
+            this.comments = comments;
+        }
+
+        /**
+         * The handout's version of a starter tree: comments removed and the generated ones placed at their
+         * anchors, names and prose literals replaced, paths renamed. {@code strict}: every anchor must be found.
+         */
+        SortedMap<String, String> handout(Map<String, String> tree, boolean strict) {
+            SortedMap<String, String> out = new TreeMap<>();
+            tree.forEach((path, text) -> {
+                String result;
+                if (path.endsWith(".java")) {
+                    result = java(path, text, strict);
+                } else if (path.endsWith(".xml")) {
+                    result = xml(path, text, strict);
+                } else {
+                    result = mapping.renameTerms(text);
+                }
+                out.put(mapping.renameTerms(path), result);
+            });
+            return out;
+        }
+
+        /** An interviewer's Java file (key tests): renamed everywhere, comments included, nothing removed. */
+        String interviewer(String path, String text) {
+            return path.endsWith(".java") ? renameJava(text, mapping, true) : mapping.renameTerms(text);
+        }
+
+        private String java(String path, String text, boolean strict) {
+            StringBuilder stripped = new StringBuilder();
+            for (Piece piece : lex(text)) {
+                stripped.append(piece.kind() == Piece.Kind.COMMENT ? String.valueOf(GONE) : piece.text());
+            }
+            List<String> lines = cleanLines(stripped.toString());
+            List<Integer> mine = new ArrayList<>();
+            for (int i = 0; i < spec.anchors().size(); i++) {
+                if (spec.anchors().get(i).file().equals(path)) {
+                    mine.add(i);
+                }
+            }
+            for (int index : mine) {
+                Anchor anchor = spec.anchors().get(index);
+                List<Integer> hits = new ArrayList<>();
+                for (int i = 0; i < lines.size(); i++) {
+                    if (anchor.line().matcher(lines.get(i)).find()) {
+                        hits.add(i);
+                    }
+                }
+                if (hits.size() != 1) {
+                    if (strict) {
+                        throw new IllegalStateException(path + ": anchor " + anchor.line() + " matched " + hits.size()
+                                + " lines; update PacketVariant");
+                    }
+                    continue;
+                }
+                String line = lines.get(hits.get(0));
+                String indent = line.substring(0, line.length() - line.stripLeading().length());
+                lines.add(hits.get(0), indent + "// @@" + index + "@@");
+            }
+            String renamed = renameJava(String.join("\n", lines) + "\n", mapping, false);
+            Matcher marker = Pattern.compile("(?m)^([ \\t]*)// @@(\\d+)@@$").matcher(renamed);
+            StringBuilder out = new StringBuilder();
+            while (marker.find()) {
+                String comment = format(comments.get(Integer.parseInt(marker.group(2))), marker.group(1));
+                marker.appendReplacement(out, Matcher.quoteReplacement(comment));
+            }
+            marker.appendTail(out);
+            return out.toString();
+        }
+
+        /** Renames a Java source's code and literals (and, when asked, its comments) by {@code mapping}. */
+        static String renameJava(String text, Mapping mapping, boolean comments) {
+            StringBuilder out = new StringBuilder();
+            for (Piece piece : lex(text)) {
+                String code = piece.text();
+                switch (piece.kind()) {
+                    case CODE -> out.append(mapping.renameTerms(code));
+                    case COMMENT -> out.append(comments ? mapping.renameTerms(code) : code);
+                    case LITERAL -> {
+                        String quote = code.startsWith("\"\"\"") ? "\"\"\"" : code.substring(0, 1);
+                        String content = code.substring(quote.length(), code.length() - quote.length());
+                        String replaced = mapping.literals().get(content);
+                        out.append(quote).append(replaced != null ? replaced : mapping.renameTerms(content)).append(quote);
                     }
                 }
             }
-            StringBuilder properties = new StringBuilder("# " + packet + " variant " + number
-                    + ": original = replacement. For interviewers only.\n");
-            names.forEach((from, to) -> properties.append(from.replace("=", "\\=").replace(":", "\\:"))
-                    .append(" = ").append(to).append('\n'));
-            Files.writeString(out.resolve("variant.properties"), properties, StandardCharsets.UTF_8);
+            return out.toString();
+        }
+
+        private String xml(String path, String text, boolean strict) {
+            String result = cleanLines(XML_COMMENT.matcher(text).replaceAll(String.valueOf(GONE))).stream()
+                    .collect(Collectors.joining("\n", "", "\n"));
+            if (path.equals("pom.xml")) {
+                Map<String, String> versions = new LinkedHashMap<>();
+                Matcher m = VERSION_PROPERTY.matcher(result);
+                while (m.find()) {
+                    versions.put(m.group(1), m.group(2));
+                }
+                result = VERSION_PROPERTY.matcher(result).replaceAll("");
+                for (Map.Entry<String, String> e : versions.entrySet()) {
+                    result = result.replace("${" + e.getKey() + "}", e.getValue());
+                }
+            }
+            result = mapping.renameXml(result);
+            for (int i = 0; i < spec.anchors().size(); i++) {
+                Anchor anchor = spec.anchors().get(i);
+                if (anchor.file().equals(path)) {
+                    Matcher at = anchor.line().matcher(result);
+                    if (!at.find()) {
+                        if (strict) {
+                            throw new IllegalStateException(path + ": anchor " + anchor.line() + " not found");
+                        }
+                        continue;
+                    }
+                    String lineStart = result.substring(at.start()).replaceAll("(?s)^([ \\t]*).*", "$1");
+                    result = result.substring(0, at.start()) + format(comments.get(i), lineStart) + "\n"
+                            + result.substring(at.start());
+                }
+            }
+            return result;
+        }
+
+        /** Drops lines that held only a removed comment, runs of blank lines and leading blank lines. */
+        private static List<String> cleanLines(String text) {
+            List<String> out = new ArrayList<>();
+            for (String line : text.split("\n", -1)) {
+                boolean hadComment = line.indexOf(GONE) >= 0;
+                String kept = line.replace(String.valueOf(GONE), "").stripTrailing();
+                if (hadComment && kept.isBlank()) {
+                    continue;
+                }
+                boolean blank = kept.isBlank();
+                if (blank && (out.isEmpty() || out.get(out.size() - 1).isBlank())) {
+                    continue;
+                }
+                out.add(blank ? "" : kept);
+            }
+            while (!out.isEmpty() && out.get(out.size() - 1).isEmpty()) {
+                out.remove(out.size() - 1);
+            }
+            return out;
+        }
+
+        /**
+         * A generated comment as source lines: {@code /**} (Javadoc), {@code //} or {@code <!--} by how the
+         * expanded template starts; paragraphs (blank-line separated, a Javadoc one opening with its own
+         * {@code <p>}, so the leak check sees every word) wrap at 110 columns.
+         */
+        static String format(String comment, String indent) {
+            String kind = comment.startsWith("/**") ? "/**" : comment.startsWith("<!--") ? "<!--" : "//";
+            String body = comment.substring(kind.length()).strip();
+            String end = kind.equals("/**") ? "*/" : kind.equals("<!--") ? "-->" : "";
+            if (!end.isEmpty() && body.endsWith(end)) {
+                body = body.substring(0, body.length() - end.length()).strip();
+            }
+            String prefix = switch (kind) {
+                case "/**" -> indent + " * ";
+                case "<!--" -> indent + "  ";
+                default -> indent + "// ";
+            };
+            List<String> lines = new ArrayList<>();
+            String[] paragraphs = body.split("\n\\s*\n");
+            for (int p = 0; p < paragraphs.length; p++) {
+                String text = paragraphs[p].strip().replaceAll("\\s+", " ");
+                if (kind.equals("/**") && p > 0) {
+                    lines.add(indent + " *");
+                }
+                lines.addAll(wrap(text, prefix, 110));
+            }
+            return switch (kind) {
+                case "/**" -> lines.size() == 1 && lines.get(0).length() + 4 <= 110
+                        ? indent + "/** " + lines.get(0).substring(prefix.length()) + " */"
+                        : indent + "/**\n" + String.join("\n", lines) + "\n" + indent + " */";
+                case "<!--" -> indent + "<!--\n" + String.join("\n", lines) + "\n" + indent + "-->";
+                default -> String.join("\n", lines);
+            };
+        }
+
+        private static List<String> wrap(String text, String prefix, int width) {
+            List<String> lines = new ArrayList<>();
+            StringBuilder line = new StringBuilder(prefix);
+            // "{@code x}" stays on one line: a break after "{@code" reads as a stray brace.
+            for (String word : text.replace("{@code ", "{@code\u00a0").split(" ")) {
+                word = word.replace('\u00a0', ' ');
+                if (line.length() > prefix.length() && line.length() + 1 + word.length() > width) {
+                    lines.add(line.toString());
+                    line = new StringBuilder(prefix);
+                }
+                if (line.length() > prefix.length()) {
+                    line.append(' ');
+                }
+                line.append(word);
+            }
+            lines.add(line.toString());
+            return lines;
+        }
+
+        /** A piece of Java source as written: a literal keeps its quotes, a comment its markers. */
+        record Piece(Kind kind, String text) {
+            enum Kind { CODE, COMMENT, LITERAL }
+        }
+
+        /** A Java source cut into code, comments and literals; joining the pieces gives the source back. */
+        static List<Piece> lex(String source) {
+            List<Piece> out = new ArrayList<>();
+            int start = 0;
+            int i = 0;
+            int n = source.length();
+            while (i < n) {
+                char c = source.charAt(i);
+                char next = i + 1 < n ? source.charAt(i + 1) : '\0';
+                int stop;
+                Piece.Kind kind;
+                if (c == '/' && (next == '/' || next == '*')) {
+                    int end = next == '/' ? source.indexOf('\n', i) : source.indexOf("*/", i + 2);
+                    stop = end < 0 ? n : next == '/' ? end : end + 2;
+                    kind = Piece.Kind.COMMENT;
+                } else if (source.startsWith("\"\"\"", i)) {
+                    int end = source.indexOf("\"\"\"", i + 3);
+                    stop = end < 0 ? n : end + 3;
+                    kind = Piece.Kind.LITERAL;
+                } else if (c == '"' || c == '\'') {
+                    int j = i + 1;
+                    while (j < n && source.charAt(j) != c && source.charAt(j) != '\n') {
+                        j += source.charAt(j) == '\\' ? 2 : 1;
+                    }
+                    stop = Math.min(n, j + 1);
+                    kind = Piece.Kind.LITERAL;
+                } else {
+                    i++;
+                    continue;
+                }
+                if (i > start) {
+                    out.add(new Piece(Piece.Kind.CODE, source.substring(start, i)));
+                }
+                out.add(new Piece(kind, source.substring(i, stop)));
+                i = stop;
+                start = stop;
+            }
+            if (start < n) {
+                out.add(new Piece(Piece.Kind.CODE, source.substring(start)));
+            }
+            return out;
+        }
+    }
+
+
+    static SortedMap<String, String> readTree(Path dir) {
+        SortedMap<String, String> files = new TreeMap<>();
+        if (!Files.isDirectory(dir)) {
+            return files;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path file : (Iterable<Path>) paths.filter(Files::isRegularFile)::iterator) {
+                String relative = dir.relativize(file).toString().replace('\\', '/');
+                if (!relative.startsWith("target/") && !relative.contains("/target/")) {
+                    files.put(relative, read(file));
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return names;
+        return files;
     }
+
+    static void writeTree(Path dir, Map<String, String> files) {
+        try {
+            for (Map.Entry<String, String> e : files.entrySet()) {
+                Path target = dir.resolve(e.getKey());
+                Files.createDirectories(target.getParent());
+                Files.writeString(target, e.getValue(), StandardCharsets.UTF_8);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> childDirectories(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> children = Files.list(dir)) {
+            return children.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
 
     /**
-     * Applies every renaming to {@code text}: names as whole tokens, statuses wherever they stand as a number.
-     * On an import line (in a source or a patch) only package names change, so a library's own package
-     * ({@code com.github.tomakehurst.wiremock.http}) keeps a segment that happens to match a renamed field.
+     * A strict unified diff: read, apply and write, with the JDK alone (no {@code patch} or {@code git} on the
+     * build machine).
+     *
+     * <p>Strict means no fuzz and no offset: every hunk must start at the line it names, and every context and
+     * removed line must match byte for byte, or applying throws {@link PatchException}. That is the point: a
+     * patch that only applies "approximately" is a packet that has drifted.
+     *
+     * <p>Reads what {@code diff -u} and {@code git diff} write: {@code ---}/{@code +++} headers (paths taken with
+     * one leading component stripped, like {@code patch -p1}, and {@code /dev/null} for a created or deleted
+     * file), {@code @@ -a,b +c,d @@} hunks and {@code \ No newline at end of file}. Anything outside a file
+     * section ({@code diff --git}, {@code index}) is skipped. Paths that are absolute or climb out with
+     * {@code ..} are refused. Immutable once parsed.
      */
-    static String rename(String text, Map<String, String> names) {
-        Map<String, String> packages = new LinkedHashMap<>(names);
-        packages.keySet().removeIf(name -> !name.contains(".") && !name.contains("/"));
-        StringBuilder out = new StringBuilder(text.length());
-        for (String line : text.split("(?<=\n)", -1)) {
-            boolean importLine = line.matches("[-+ ]?import\\s.*\\R?");
-            out.append(renameAll(line, importLine ? packages : names));
+    public static final class UnifiedDiff {
+
+        private static final Pattern HUNK = Pattern.compile("^@@ -(\\d+)(?:,(\\d+))? \\+(\\d+)(?:,(\\d+))? @@.*$");
+        private static final String DEV_NULL = "/dev/null";
+        private static final String NO_NEWLINE = "\\ No newline at end of file";
+        private static final int CONTEXT = 3;
+
+        /** One file's section of the diff. A {@code null} path means the file is created or deleted. */
+        public record FilePatch(String oldPath, String newPath, List<Hunk> hunks) {
+            public FilePatch {
+                hunks = List.copyOf(hunks);
+            }
         }
-        return out.toString();
-    }
 
-    private static String renameAll(String text, Map<String, String> names) {
-        Map<String, String> placeholders = new LinkedHashMap<>();
-        String result = text;
-        int i = 0;
-        // Two passes through placeholders, so a swap (503 <-> 502) does not undo itself.
-        for (Map.Entry<String, String> e : names.entrySet()) {
-            String placeholder = "\u0000" + (i++) + "\u0000";
-            placeholders.put(placeholder, e.getValue());
-            result = pattern(e.getKey()).matcher(result).replaceAll(Matcher.quoteReplacement(placeholder));
+        /**
+         * One hunk. {@code lines} keep their one-character prefix (' ', '-', '+'); the two flags say whether the
+         * old or new side's last line in this hunk lacks a trailing newline.
+         */
+        public record Hunk(int oldStart, int oldCount, int newStart, int newCount, List<String> lines,
+                boolean oldMissingNewline, boolean newMissingNewline) {
+            public Hunk {
+                lines = List.copyOf(lines);
+            }
         }
-        for (Map.Entry<String, String> e : placeholders.entrySet()) {
-            result = result.replace(e.getKey(), e.getValue());
+
+        /** Thrown when a diff cannot be parsed or does not match the files it is applied to. */
+        public static final class PatchException extends RuntimeException {
+            private static final long serialVersionUID = 1L;
+
+            PatchException(String message) {
+                super(message);
+            }
         }
-        return result;
-    }
 
-    private static Pattern pattern(String name) {
-        if (isStatus(name)) {
-            return Pattern.compile("(?<![0-9.])" + name + "(?![0-9])");
+        private final List<FilePatch> files;
+
+        private UnifiedDiff(List<FilePatch> files) {
+            this.files = List.copyOf(files);
         }
-        // The field "http" is renamed; the scheme in "http://127.0.0.1" and the JDK's java.net.http are not.
-        return Pattern.compile("(?<![A-Za-z0-9_])(?<!java\\.net\\.)" + Pattern.quote(name) + "(?![A-Za-z0-9_]|://)");
+
+        /** The file sections, in the order the diff lists them. */
+        public List<FilePatch> files() {
+            return files;
+        }
+
+        /** Reads and parses a UTF-8 diff file. */
+        public static UnifiedDiff read(Path patchFile) {
+            return parse(PacketVariant.read(patchFile));
+        }
+
+        /** Parses diff text; throws {@link PatchException} when it is malformed or names no file. */
+        public static UnifiedDiff parse(String text) {
+            List<String> lines = splitLines(text).lines();
+            List<FilePatch> files = new ArrayList<>();
+            int i = 0;
+            while (i < lines.size()) {
+                if (!lines.get(i).startsWith("--- ")) {
+                    i++;
+                    continue;
+                }
+                if (i + 1 >= lines.size() || !lines.get(i + 1).startsWith("+++ ")) {
+                    throw new PatchException("line " + (i + 1) + ": '---' header without '+++'");
+                }
+                String oldPath = headerPath(lines.get(i));
+                String newPath = headerPath(lines.get(i + 1));
+                i += 2;
+                List<Hunk> hunks = new ArrayList<>();
+                while (i < lines.size() && lines.get(i).startsWith("@@")) {
+                    Matcher m = HUNK.matcher(lines.get(i));
+                    if (!m.matches()) {
+                        throw new PatchException("line " + (i + 1) + ": malformed hunk header");
+                    }
+                    int oldStart = Integer.parseInt(m.group(1));
+                    int oldCount = m.group(2) == null ? 1 : Integer.parseInt(m.group(2));
+                    int newStart = Integer.parseInt(m.group(3));
+                    int newCount = m.group(4) == null ? 1 : Integer.parseInt(m.group(4));
+                    i++;
+                    List<String> body = new ArrayList<>();
+                    int oldSeen = 0;
+                    int newSeen = 0;
+                    boolean oldMissing = false;
+                    boolean newMissing = false;
+                    while (oldSeen < oldCount || newSeen < newCount) {
+                        if (i >= lines.size()) {
+                            throw new PatchException("hunk at old line " + oldStart + " ends early");
+                        }
+                        String line = lines.get(i);
+                        char kind = line.isEmpty() ? ' ' : line.charAt(0);
+                        // Some tools drop the space of an empty context line; treat "" as " ".
+                        String normalized = line.isEmpty() ? " " : line;
+                        switch (kind) {
+                            case ' ' -> {
+                                oldSeen++;
+                                newSeen++;
+                            }
+                            case '-' -> oldSeen++;
+                            case '+' -> newSeen++;
+                            default -> throw new PatchException("line " + (i + 1) + ": unexpected '" + kind + "' in hunk");
+                        }
+                        body.add(normalized);
+                        i++;
+                        if (i < lines.size() && lines.get(i).equals(NO_NEWLINE)) {
+                            oldMissing |= kind != '+';
+                            newMissing |= kind != '-';
+                            i++;
+                        }
+                    }
+                    if (oldSeen != oldCount || newSeen != newCount) {
+                        throw new PatchException("hunk at old line " + oldStart + " does not match its counts");
+                    }
+                    hunks.add(new Hunk(oldStart, oldCount, newStart, newCount, body, oldMissing, newMissing));
+                }
+                if (hunks.isEmpty()) {
+                    throw new PatchException("file section for " + (newPath != null ? newPath : oldPath) + " has no hunk");
+                }
+                files.add(new FilePatch(oldPath, newPath, hunks));
+            }
+            if (files.isEmpty()) {
+                throw new PatchException("the diff names no file");
+            }
+            return new UnifiedDiff(files);
+        }
+
+        /**
+         * Applies every file section under {@code root}: modifies, creates or deletes files.
+         *
+         * @throws PatchException when a hunk does not match the file exactly, a file to create exists, or a
+         *     file to modify is missing
+         */
+        public void applyTo(Path root) {
+            for (FilePatch file : files) {
+                String name = file.newPath() != null ? file.newPath() : file.oldPath();
+                Path target = resolveInside(root, name);
+                try {
+                    String old = Files.isRegularFile(target) ? Files.readString(target, StandardCharsets.UTF_8) : null;
+                    String result = apply(file, name, old);
+                    if (result == null) {
+                        Files.delete(target);
+                    } else {
+                        Files.createDirectories(target.getParent());
+                        Files.writeString(target, result, StandardCharsets.UTF_8);
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+
+        /** Applies every file section to an in-memory tree (relative path to text); returns the new tree. */
+        public SortedMap<String, String> applyTo(Map<String, String> tree) {
+            SortedMap<String, String> result = new TreeMap<>(tree);
+            for (FilePatch file : files) {
+                String name = file.newPath() != null ? file.newPath() : file.oldPath();
+                resolveInside(Path.of("."), name);
+                String text = apply(file, name, result.get(name));
+                if (text == null) {
+                    result.remove(name);
+                } else {
+                    result.put(name, text);
+                }
+            }
+            return result;
+        }
+
+        /** The new text of one file ({@code old} is null when it does not exist); null when it is deleted. */
+        private static String apply(FilePatch file, String name, String old) {
+            Content before;
+            if (file.oldPath() == null) {
+                if (old != null) {
+                    throw new PatchException(name + ": the diff creates it, but it exists");
+                }
+                before = new Content(List.of(), true);
+            } else {
+                if (old == null) {
+                    throw new PatchException(name + ": the diff modifies it, but it is missing");
+                }
+                before = splitLines(old);
+            }
+            List<String> result = new ArrayList<>();
+            int cursor = 0;
+            boolean newEndsWithNewline = before.endsWithNewline();
+            for (Hunk hunk : file.hunks()) {
+                // A hunk that only adds lines names the line it follows; any other names its first line.
+                int start = hunk.oldCount() == 0 ? hunk.oldStart() : hunk.oldStart() - 1;
+                if (start < cursor || start + hunk.oldCount() > before.lines().size()) {
+                    throw new PatchException(name + ": hunk at old line " + hunk.oldStart() + " is out of place");
+                }
+                result.addAll(before.lines().subList(cursor, start));
+                int at = start;
+                for (String line : hunk.lines()) {
+                    char kind = line.charAt(0);
+                    String text = line.substring(1);
+                    if (kind != '+') {
+                        if (!before.lines().get(at).equals(text)) {
+                            throw new PatchException(name + ": line " + (at + 1) + " does not match the diff's "
+                                    + (kind == '-' ? "removed" : "context") + " line");
+                        }
+                        at++;
+                    }
+                    if (kind != '-') {
+                        result.add(text);
+                    }
+                }
+                boolean touchesOldEnd = at == before.lines().size();
+                if (touchesOldEnd && hunk.oldCount() > 0 && hunk.oldMissingNewline() == before.endsWithNewline()) {
+                    throw new PatchException(name + ": the diff disagrees about the newline at the end of the file");
+                }
+                if (touchesOldEnd) {
+                    newEndsWithNewline = !hunk.newMissingNewline();
+                }
+                cursor = at;
+            }
+            result.addAll(before.lines().subList(cursor, before.lines().size()));
+            if (file.newPath() == null) {
+                if (!result.isEmpty()) {
+                    throw new PatchException(name + ": the diff deletes it, but lines would remain");
+                }
+                return null;
+            }
+            return String.join("\n", result) + (newEndsWithNewline && !result.isEmpty() ? "\n" : "");
+        }
+
+        /**
+         * The unified diff ({@code a/} and {@code b/} prefixes, three lines of context) that turns {@code before}
+         * into {@code after}; a file missing on one side is created or deleted. Every text must end in a newline.
+         */
+        public static String write(Map<String, String> before, Map<String, String> after) {
+            StringBuilder out = new StringBuilder();
+            for (String path : new TreeSet<>(Stream.concat(before.keySet().stream(), after.keySet().stream()).toList())) {
+                String a = before.get(path);
+                String b = after.get(path);
+                if (a != null && a.equals(b)) {
+                    continue;
+                }
+                List<String> old = a == null ? List.of() : splitLines(endsWithNewline(a, path)).lines();
+                List<String> now = b == null ? List.of() : splitLines(endsWithNewline(b, path)).lines();
+                out.append("--- ").append(a == null ? DEV_NULL : "a/" + path).append('\n');
+                out.append("+++ ").append(b == null ? DEV_NULL : "b/" + path).append('\n');
+                hunks(old, now, out);
+            }
+            return out.toString();
+        }
+
+        private static String endsWithNewline(String text, String path) {
+            if (!text.isEmpty() && !text.endsWith("\n")) {
+                throw new IllegalArgumentException(path + " does not end in a newline");
+            }
+            return text;
+        }
+
+        private static void hunks(List<String> old, List<String> now, StringBuilder out) {
+            int n = old.size();
+            int m = now.size();
+            int[][] common = new int[n + 1][m + 1];
+            for (int i = n - 1; i >= 0; i--) {
+                for (int j = m - 1; j >= 0; j--) {
+                    common[i][j] = old.get(i).equals(now.get(j)) ? common[i + 1][j + 1] + 1
+                            : Math.max(common[i + 1][j], common[i][j + 1]);
+                }
+            }
+            List<String> ops = new ArrayList<>();
+            List<String> removed = new ArrayList<>();
+            List<String> added = new ArrayList<>();
+            int i = 0;
+            int j = 0;
+            while (i < n || j < m) {
+                if (i < n && j < m && old.get(i).equals(now.get(j))) {
+                    // A change reads as its removed lines, then its added ones, as diff -u writes it.
+                    ops.addAll(removed);
+                    ops.addAll(added);
+                    removed.clear();
+                    added.clear();
+                    ops.add(" " + old.get(i++));
+                    j++;
+                } else if (i < n && (j == m || common[i + 1][j] >= common[i][j + 1])) {
+                    removed.add("-" + old.get(i++));
+                } else {
+                    added.add("+" + now.get(j++));
+                }
+            }
+            ops.addAll(removed);
+            ops.addAll(added);
+            int k = 0;
+            int oldLine = 1;
+            int newLine = 1;
+            while (k < ops.size()) {
+                int change = k;
+                while (change < ops.size() && ops.get(change).charAt(0) == ' ') {
+                    change++;
+                }
+                if (change == ops.size()) {
+                    break;
+                }
+                int from = Math.max(k, change - CONTEXT);
+                oldLine += from - k;
+                newLine += from - k;
+                int to = change;
+                int quiet = 0;
+                while (to < ops.size() && quiet <= 2 * CONTEXT) {
+                    quiet = ops.get(to).charAt(0) == ' ' ? quiet + 1 : 0;
+                    to++;
+                }
+                to -= Math.max(0, quiet - CONTEXT);
+                List<String> body = ops.subList(from, to);
+                int oldCount = (int) body.stream().filter(op -> op.charAt(0) != '+').count();
+                int newCount = (int) body.stream().filter(op -> op.charAt(0) != '-').count();
+                out.append("@@ -").append(oldCount == 0 ? oldLine - 1 : oldLine).append(',').append(oldCount)
+                        .append(" +").append(newCount == 0 ? newLine - 1 : newLine).append(',').append(newCount)
+                        .append(" @@\n");
+                body.forEach(op -> out.append(op).append('\n'));
+                oldLine += oldCount;
+                newLine += newCount;
+                k = to;
+            }
+        }
+
+        private static String headerPath(String header) {
+            String path = header.substring(4);
+            int tab = path.indexOf('\t');
+            if (tab >= 0) {
+                path = path.substring(0, tab);
+            }
+            path = path.strip();
+            if (path.equals(DEV_NULL)) {
+                return null;
+            }
+            int slash = path.indexOf('/');
+            if (slash < 0) {
+                throw new PatchException("header path '" + path + "' has no leading component to strip");
+            }
+            return path.substring(slash + 1);
+        }
+
+        private static Path resolveInside(Path root, String relative) {
+            Path path = Path.of(relative);
+            if (path.isAbsolute() || path.normalize().startsWith("..") || relative.contains("/../")) {
+                throw new PatchException("refusing to write outside the tree: " + relative);
+            }
+            return root.resolve(path).normalize();
+        }
+
+        private record Content(List<String> lines, boolean endsWithNewline) {
+        }
+
+        private static Content splitLines(String text) {
+            if (text.isEmpty()) {
+                return new Content(List.of(), true);
+            }
+            List<String> lines = new ArrayList<>(List.of(text.split("\n", -1)));
+            boolean endsWithNewline = lines.get(lines.size() - 1).isEmpty();
+            if (endsWithNewline) {
+                lines.remove(lines.size() - 1);
+            }
+            return new Content(lines, endsWithNewline);
+        }
     }
 
-    private static boolean isStatus(String name) {
-        return name.chars().allMatch(Character::isDigit);
+
+    /**
+     * What a packet's handouts are made of: its domains, shared word lists, the names it composes (and the
+     * packet names they replace; a local one is a parameter or variable that shares its name with a library's
+     * member), pom elements replaced whole, whole-literal rewordings, comments and their anchors, and the prompt.
+     */
+    record Spec(String packet, String keyTests, List<Domain> domains, Map<String, String> shared,
+            List<NameRule> names, Set<String> locals, Map<String, String> elements, Map<String, Template> literals,
+            List<Anchor> anchors, Template prompt) {
+
+        static Spec of(String packet) {
+            return switch (packet) {
+                case "seat-grant" -> seatGrant();
+                case "fetch-client" -> fetchClient();
+                default -> throw new IllegalArgumentException("no packet " + packet + " (seat-grant or fetch-client)");
+            };
+        }
+
+        Domain domain(String id) {
+            return domains.stream().filter(d -> d.id().equals(id)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no domain " + id + " in " + packet));
+        }
     }
 
-    private static Map<String, String> withoutStatuses(Map<String, String> names) {
-        Map<String, String> kept = new LinkedHashMap<>(names);
-        kept.keySet().removeIf(PacketVariant::isStatus);
-        return kept;
+    private static NameRule name(String slot, String canonical, Style style, String template) {
+        return new NameRule(slot, canonical, style, Template.parse(template));
     }
 
-    private static String pick(List<String> choices, int number) {
-        return choices.get(Math.floorMod(number, choices.size()));
+    private static Anchor anchor(String file, String line, String template) {
+        return new Anchor(file, Pattern.compile(line), Template.parse(template));
     }
 
-    private static Map<String, String> seatGrant(int number) {
-        // Each list has a prime length, so nearby numbers differ in every name.
-        String pkg = pick(List.of("com.northwind.access.grants", "org.example.licensing.worker",
-                "io.acme.teams.provisioning", "net.contoso.members.sync", "com.fabrikam.workspace.access"), number);
-        String worker = pick(List.of("SeatAssignmentWorker", "LicenseGrantHandler", "MembershipProvisioner",
-                "SeatAllocator", "AccessGrantConsumer", "WorkspaceSeatSync", "MemberOnboarder"), number);
-        Map<String, String> names = new LinkedHashMap<>();
-        names.put("dev.idempotent.seatgrant.worker.fixture", pkg);
-        names.put("dev/idempotent/seatgrant/worker/fixture", pkg.replace('.', '/'));
-        names.put("dev.idempotent", organisation(pkg)); // the logger in logback-test.xml, the pom's groupId
-        names.put("AgentSeatGrantWorkerSmokeTest", worker + "SmokeTest");
-        names.put("AgentSeatGrantWorker", worker);
-        names.put("SeatEvent", pick(List.of("AssignmentRequested", "GrantRequest", "MemberAdded"), number));
-        names.put("GrantBody", pick(List.of("AssignmentPayload", "GrantPayload", "MemberPayload", "SeatPayload", "AccessPayload"), number));
-        names.put("Granted", pick(List.of("Assigned", "SeatCreated", "Provisioned", "Allocated", "Issued", "Added", "Created"), number));
-        names.put("postGrant", pick(List.of("sendAssignment", "callGrantApi", "createSeat"), number));
-        names.put("handleSeatRequested", pick(List.of("onAssignmentRequested", "handle", "process", "accept", "consume"), number));
-        names.put("seatsUri", pick(List.of("endpoint", "grantsUrl", "target", "apiUri", "seatsEndpoint", "createUri", "postUri"), number));
-        names.put("Delay", pick(List.of("Pause", "Hold", "Wait"), number));
-        names.put("delay", pick(List.of("pause", "hold", "waitFor"), number));
-        names.put("http", pick(List.of("client", "httpClient", "transport", "web", "httpc"), number));
-        names.put("mapper", pick(List.of("codec", "objectMapper", "jsonMapper", "reader", "jackson", "om", "jsonCodec"), number));
-        names.put("RunOnce", pick(List.of("Deliver", "OneDelivery", "Consume"), number));
-        // The statuses the key tests feed the starter: outcome 3's client error and outcomes 4 and 5's outage,
-        // each swapped with another of its class, so every list of statuses keeps its members.
-        String clientError = pick(List.of("422", "403", "401"), number);
-        names.put("400", clientError);
-        names.put(clientError, "400");
-        String outage = pick(List.of("429", "502", "504", "429", "502"), number);
-        names.put("503", outage);
-        names.put(outage, "503");
-        return names;
+    private static Map<String, String> words(String... pairs) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            out.put(pairs[i], pairs[i + 1]);
+        }
+        return out;
     }
 
-    private static Map<String, String> fetchClient(int number) {
-        String pkg = pick(List.of("com.northwind.partner.http", "org.example.feeds.client", "io.acme.catalog.remote",
-                "net.contoso.pricing.api", "com.fabrikam.rates.source"), number);
-        String client = pick(List.of("PartnerApi", "FeedClient", "RemoteCatalog", "PriceSource", "RatesClient",
-                "InventoryFeed", "StatusBoard"), number);
-        Map<String, String> names = new LinkedHashMap<>();
-        names.put("dev.idempotent.fetch", pkg);
-        names.put("dev/idempotent/fetch", pkg.replace('.', '/'));
-        names.put("dev.idempotent", organisation(pkg));
-        names.put("FetchClientContractTest", client + "ContractTest");
-        names.put("FetchClientRetryTest", client + "RetryTest");
-        names.put("FetchClient", client);
-        names.put("FetchException", client + "Exception");
-        names.put("JsonFetcher", pick(List.of("PartnerHttp", "FeedFetcher", "RemoteGetter"), number));
-        names.put("Sleeper", pick(List.of("Pause", "Waiter", "Nap", "Delayer", "Idler"), number));
-        names.put("fetchJson", pick(List.of("getJson", "readJson", "loadObject", "fetchObject", "getObject", "pull", "read"), number));
-        // The outage status the ticket asks to retry, swapped with another 5xx everywhere.
-        String outage = pick(List.of("502", "504", "500"), number);
-        names.put("503", outage);
-        names.put(outage, "503");
-        return names;
+    private static Map<String, Template> templates(String... pairs) {
+        Map<String, Template> out = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            out.put(pairs[i], Template.parse(pairs[i + 1]));
+        }
+        return out;
     }
 
-    private static String organisation(String pkg) {
-        String[] parts = pkg.split("\\.");
-        return parts[0] + "." + parts[1];
+    private static Spec seatGrant() {
+        String main = "src/main/java/dev/idempotent/seatgrant/worker/fixture/";
+        String test = "src/test/java/dev/idempotent/seatgrant/worker/fixture/";
+        List<Domain> domains = List.of(
+                new Domain("seats", words("noun", "seat", "nouns", "seats", "verb", "grant", "verbs", "grants",
+                        "past", "{{granted|allocated}}", "container", "team", "subject", "member",
+                        "keystem", "{{ticket|invite}}", "keysuffix", "{{id|ref}}", "field", "access",
+                        "value", "{{editor|viewer}}", "eventverb", "{{asked|wanted}}",
+                        "pathnoun", "{{team-seats|seat-allocations}}",
+                        "story", "{{a team seat|one team seat}}",
+                        "harm", "{{two seats for one member|a member holding two seats}}",
+                        "idprefix", "st", "keyprefix", "tk", "containerprefix", "tm", "subjectprefix", "mb")),
+                new Domain("licences", words("noun", "licence", "nouns", "licences", "verb", "assign",
+                        "verbs", "assigns", "past", "assigned", "container", "tenant", "subject", "holder",
+                        "keystem", "{{purchase|order}}", "keysuffix", "{{id|ref}}", "field", "plan",
+                        "value", "{{standard|team}}", "eventverb", "{{ordered|requested}}",
+                        "pathnoun", "{{licence-assignments|licences}}",
+                        "story", "{{a product licence|a named licence}}",
+                        "harm", "{{two licences for one holder|a holder billed twice}}",
+                        "idprefix", "lic", "keyprefix", "po", "containerprefix", "tn", "subjectprefix", "hd")),
+                new Domain("refunds", words("noun", "refund", "nouns", "refunds", "verb", "issue",
+                        "verbs", "issues", "past", "{{refunded|issued}}", "container", "order", "subject", "payment",
+                        "keystem", "{{claim|case}}", "keysuffix", "{{id|ref}}", "field", "reason",
+                        "value", "{{customer request|duplicate charge}}", "eventverb", "{{requested|claimed}}",
+                        "pathnoun", "{{refunds|refund-requests}}",
+                        "story", "{{a refund|money back}}",
+                        "harm", "{{two refunds for one claim|a customer refunded twice}}",
+                        "idprefix", "rf", "keyprefix", "cl", "containerprefix", "ord", "subjectprefix", "pay")),
+                new Domain("vouchers", words("noun", "voucher", "nouns", "vouchers", "verb", "issue",
+                        "verbs", "issues", "past", "issued", "container", "campaign", "subject", "customer",
+                        "keystem", "{{request|submission}}", "keysuffix", "{{no|ref}}", "field", "kind",
+                        "value", "{{single use|limited use}}", "eventverb", "{{requested|ordered}}",
+                        "pathnoun", "{{vouchers|voucher-grants}}",
+                        "story", "{{a discount voucher|a campaign voucher}}",
+                        "harm", "{{two vouchers per customer|a customer holding two vouchers}}",
+                        "idprefix", "vc", "keyprefix", "rq", "containerprefix", "cmp", "subjectprefix", "cus")));
+        List<NameRule> names = List.of(
+                name("org", null, Style.DOTTED, "{{com|org|io|net}} ${company}"),
+                name("pkg", "dev.idempotent.seatgrant.worker.fixture", Style.DOTTED, "${org} ${nouns} {{worker|jobs|consumer}}"),
+                name("pkgpath", "dev/idempotent/seatgrant/worker/fixture", Style.SLASHED, "${pkg}"),
+                name("loggerroot", "dev.idempotent", Style.DOTTED, "${org}"),
+                name("workerclass", "AgentSeatGrantWorker", Style.PASCAL,
+                        "{{agent|bot|draft|assistant}} ${noun} {{worker|handler|consumer|processor}}"),
+                name("smoketest", "AgentSeatGrantWorkerSmokeTest", Style.PASCAL, "${workerclass} {{smoke|sanity|first}} test"),
+                name("eventclass", "SeatEvent", Style.PASCAL, "${noun} ${eventverb}"),
+                name("eventname", null, Style.DOTTED, "${noun} ${eventverb}"),
+                name("bodyclass", "GrantBody", Style.PASCAL, "${noun} {{payload|fields|draft}}"),
+                name("outcomeclass", "Granted", Style.PASCAL, "${past}"),
+                name("outcomevar", "granted", Style.CAMEL, "${past}"),
+                name("keyfield", "requestId", Style.CAMEL, "${keystem} ${keysuffix}"),
+                name("keyflat", "requestid", Style.FLAT, "${keyfield}"),
+                name("containerfield", "workspaceId", Style.CAMEL, "${container} id"),
+                name("subjectfield", "userId", Style.CAMEL, "${subject} id"),
+                name("constfield", "role", Style.CAMEL, "${field}"),
+                name("constvalue", "member", Style.SNAKE, "${value}"),
+                name("endpoint", "seatsUri", Style.CAMEL, "${nouns} {{target|address|location}}"),
+                name("rootparam", "baseUri", Style.CAMEL, "{{api|service|server}} {{root|origin|home}}"),
+                name("postmethod", "postGrant", Style.CAMEL, "{{send|submit|place}} ${noun}"),
+                name("handlemethod", "handleSeatRequested", Style.CAMEL, "{{handle|on|process}} ${eventclass}"),
+                name("capvar", "maxAttempts", Style.CAMEL, "{{attempt|try}} {{cap|budget|ceiling}}"),
+                name("waitvar", "backoffMs", Style.CAMEL, "{{pause|nap|sleep}} {{ms|millis}}"),
+                name("failcode", "grant_failed", Style.SNAKE, "${verb} {{refused|declined|denied}}"),
+                name("giveupcode", "exhausted_retries", Style.SNAKE, "{{attempts|tries}} {{used up|spent|gone}}"),
+                name("runclass", "RunOnce", Style.PASCAL, "{{deliver|consume|handle}} {{once|one event|single}}"),
+                name("envvar", "SEATS_BASE_URL", Style.UPPER_SNAKE, "${nouns} {{api|service}} {{url|root|address}}"),
+                name("configcode", "NOT_CONFIGURED", Style.UPPER_SNAKE, "{{no|missing}} {{config|setup|settings}}"),
+                name("eventvar", "seatEvent", Style.CAMEL, "${noun} {{message|delivery|msg}}"),
+                name("urlparam", "baseUrl", Style.CAMEL, "{{api|root}} {{address|location|href}}"),
+                name("smokemethod", "grantsASeatWhenTheFirstPostSucceeds", Style.CAMEL,
+                        "${verbs} {{a|one}} ${noun} {{if|once|after}} the first {{call|request|post}} {{works|returns|lands}}"),
+                name("seatvalue", "seat_1", Style.RAW, "${idprefix}_1"),
+                name("keyvalue", "req_1", Style.RAW, "${keyprefix}_1"),
+                name("containervalue", "ws_1", Style.RAW, "${containerprefix}_1"),
+                name("subjectvalue", "user_1", Style.RAW, "${subjectprefix}_1"),
+                name("path", "v1/seats", Style.RAW, "{{v1|v2|v3}}/${pathnoun}"),
+                name("grantmessage", "seat.grant", Style.DOTTED, "${noun} {{log|record}}"),
+                name("idfield", "seatId", Style.CAMEL, "${noun} {{ref|number}}"),
+                name("groupid", null, Style.DOTTED, "${org} {{exercise|takehome|review}}"),
+                name("artifactid", null, Style.KEBAB, "${nouns} {{worker|consumer|service}}"),
+                name("pomname", null, Style.RAW, "${nouns} {{starter|exercise|project}}"),
+                name("jar", null, Style.KEBAB, "${noun} {{worker|consumer}}"),
+                name("promptfile", null, Style.RAW, "{{TASK|BRIEF|ASSIGNMENT}}.md"),
+                name("reviewfile", null, Style.RAW, "{{findings|assessment|critique}}.md"),
+                name("patchfile", null, Style.RAW, "{{fix|proposal|change}}.diff"),
+                name("eventjson", null, Style.RAW, "{\"${keyfield}\":\"${keyprefix}_9\",\"${containerfield}\":\""
+                        + "${containerprefix}_9\",\"${subjectfield}\":\"${subjectprefix}_9\",\"${constfield}\":\"${constvalue}\"}"));
+        Map<String, String> elements = words(
+                "<groupId>dev.idempotent.exercise</groupId>", "<groupId>${groupid}</groupId>",
+                "<artifactId>seat-grant-starter</artifactId>", "<artifactId>${artifactid}</artifactId>",
+                "<name>seat-grant starter</name>", "<name>${pomname}</name>",
+                "<finalName>worker</finalName>", "<finalName>${jar}</finalName>");
+        Map<String, Template> literals = templates(
+                "rejected: standard input held no readable seat.requested event", SG_LITERAL);
+        List<Anchor> anchors = List.of(
+                anchor(main + "AgentSeatGrantWorker.java", "^public class AgentSeatGrantWorker \\{$", SG_HEADER),
+                anchor(main + "AgentSeatGrantWorker.java", "^\\s+public interface Delay \\{$", SG_DELAY),
+                anchor(main + "RunOnce.java", "^public final class RunOnce \\{$", SG_RUNONCE),
+                anchor(test + "AgentSeatGrantWorkerSmokeTest.java", "^class AgentSeatGrantWorkerSmokeTest \\{$", SG_SMOKE),
+                anchor("pom.xml", "<project ", POM_DOC));
+        return new Spec("seat-grant", "key-tests", domains, words("company", "{{" + COMPANY + "}}"), names,
+                Set.of("baseUrl"), elements, literals, anchors, Template.parse(SG_PROMPT));
     }
 
-    /** The name a variant uses for {@code original}: {@code original} itself when it was not renamed. */
-    static String renamed(Map<String, String> names, String original) {
-        return rename(original, names);
+    private static Spec fetchClient() {
+        String main = "src/main/java/dev/idempotent/fetch/";
+        String test = "src/test/java/dev/idempotent/fetch/";
+        List<Domain> domains = List.of(
+                new Domain("rates", words("stem", "{{rates|fx rates}}", "thing", "{{rates|quote}}", "area", "{{fx|rates}}",
+                        "partner", "{{a currency-rates partner|an exchange-rate provider}}")),
+                new Domain("tracking", words("stem", "{{tracking|parcel status}}", "thing", "{{status|events}}",
+                        "area", "{{tracking|parcels}}", "partner", "{{a carrier's tracking API|the parcel carrier's API}}")),
+                new Domain("forecast", words("stem", "{{forecast|weather}}", "thing", "{{forecast|outlook}}",
+                        "area", "{{weather|forecast}}", "partner", "{{a weather partner|the forecast provider}}")),
+                new Domain("stock", words("stem", "{{stock|inventory}}", "thing", "{{levels|stock}}",
+                        "area", "{{stock|inventory}}", "partner", "{{a supplier's stock API|the warehouse partner}}")));
+        List<NameRule> names = List.of(
+                name("org", null, Style.DOTTED, "{{com|org|io|net}} ${company}"),
+                name("pkg", "dev.idempotent.fetch", Style.DOTTED, "${org} ${area}"),
+                name("pkgpath", "dev/idempotent/fetch", Style.SLASHED, "${pkg}"),
+                name("clientclass", "FetchClient", Style.PASCAL, "${stem} {{client|feed|source|reader}}"),
+                name("exceptionclass", "FetchException", Style.PASCAL, "${stem} {{exception|failure}}"),
+                name("method", "fetchJson", Style.CAMEL, "{{fetch|load|get|read}} ${thing}"),
+                name("fetcherclass", "JsonFetcher", Style.PASCAL, "${stem} {{fetcher|loader|getter}}"),
+                name("sleeperclass", "Sleeper", Style.PASCAL, "{{waiter|pauser|delayer}}"),
+                name("contracttest", "FetchClientContractTest", Style.PASCAL, "${clientclass} contract test"),
+                name("retrytest", "FetchClientRetryTest", Style.PASCAL, "${clientclass} retry test"),
+                name("defaulttimeout", "DEFAULT_TIMEOUT", Style.UPPER_SNAKE, "{{standard|usual|plain}} {{timeout|wait}}"),
+                name("objecttype", "JSON_OBJECT", Style.UPPER_SNAKE, "{{map|tree}} {{type|shape}}"),
+                name("oncemethod", "fetchOnce", Style.CAMEL, "{{try|call|ask}} once"),
+                name("parsemethod", "parseObject", Style.CAMEL, "{{decode|parse}} {{body|tree}}"),
+                name("clientmethod", "defaultHttpClient", Style.CAMEL, "{{build|make|plain}} {{web|wire}} {{transport|client}}"),
+                name("frozentest", "publicSignatureIsFrozen", Style.CAMEL,
+                        "{{exposed|public}} {{surface|signature|api}} {{stays put|is unchanged|stays fixed}}"),
+                name("notypetest", "noOtherPublicTypeInThePackage", Style.CAMEL,
+                        "{{no|not one}} {{extra|new}} public {{type|class}} {{in|inside}} {{the|this}} package"),
+                name("happytest", "happyPath", Style.CAMEL, "{{returns|reads|gets}} {{the|a}} {{json object|body map|parsed body}}"),
+                name("notfoundtest", "status404IsAFetchException", Style.CAMEL,
+                        "{{status|answer|a}} 404 {{is|becomes|throws}} ${exceptionclass}"),
+                name("declaredmethod", "publicDeclaredMethods", Style.CAMEL, "{{exposed|visible}} {{declared|own}} methods"),
+                name("besidemethod", "classNamesInPackageOf", Style.CAMEL, "{{class|type}} names {{beside|next to|alongside}}"),
+                name("packagevar", "packagePath", Style.CAMEL, "{{package|pkg}} {{prefix|folder}}"),
+                name("typesvar", "publicTypes", Style.CAMEL, "{{visible|exported}} types"),
+                name("outagetest", "retries503ThenSucceeds", Style.CAMEL,
+                        "{{retries|repeats|tries again on}} 503 {{until it succeeds|and recovers|until success}}"),
+                name("notfoundretrytest", "doesNotRetry404", Style.CAMEL, "{{never|will not}} {{retry|repeat}} 404"),
+                name("groupid", null, Style.DOTTED, "${org} {{exercise|takehome|ticket}}"),
+                name("artifactid", null, Style.KEBAB, "${area} {{client|reader|helper}}"),
+                name("pomname", null, Style.RAW, "${area} {{client|helper}} {{project|module}}"),
+                name("promptfile", null, Style.RAW, "{{TICKET|TASK|BRIEF}}.md"),
+                name("patchfile", null, Style.RAW, "{{fix|change|retry}}.diff"),
+                name("notesfile", null, Style.RAW, "{{summary|description|changes}}.md"));
+        Map<String, String> elements = words(
+                "<groupId>dev.idempotent.exercise</groupId>", "<groupId>${groupid}</groupId>",
+                "<artifactId>fetch-client-starter</artifactId>", "<artifactId>${artifactid}</artifactId>",
+                "<name>fetch-client starter</name>", "<name>${pomname}</name>");
+        Map<String, Template> literals = templates(
+                "FetchException is checked, like FetchError", FC_L1,
+                "one wait between each pair of attempts", FC_L2,
+                "url must be an absolute http or https URL", FC_L3,
+                "response was not json", FC_L4,
+                "json root was not an object", FC_L5);
+        List<Anchor> anchors = List.of(
+                anchor(main + "package-info.java", "^package ", FC_PACKAGE),
+                anchor(main + "FetchClient.java", "^public final class FetchClient \\{$", FC_CLIENT),
+                anchor(main + "FetchClient.java", "fetchJson\\(String url\\) throws", FC_M1),
+                anchor(main + "FetchClient.java", "fetchJson\\(String url, Duration timeout\\) throws", FC_M2),
+                anchor(main + "FetchException.java", "^public final class FetchException ", FC_EXCEPTION),
+                anchor(main + "FetchException.java", "public OptionalInt status\\(\\)", FC_STATUS),
+                anchor(main + "JsonFetcher.java", "^final class JsonFetcher \\{$", FC_FETCHER),
+                anchor(main + "JsonFetcher.java", "private HttpResponse<byte\\[\\]> send\\(HttpRequest request\\)", FC_SEND),
+                anchor(main + "Sleeper.java", "^@FunctionalInterface$", FC_SLEEPER),
+                anchor(main + "Sleeper.java", "void sleep\\(Duration delay\\)", FC_SLEEP),
+                anchor(test + "FetchClientContractTest.java", "^class FetchClientContractTest \\{$", FC_CONTRACT),
+                anchor(test + "FetchClientRetryTest.java", "^class FetchClientRetryTest \\{$", FC_RETRY),
+                anchor("pom.xml", "<project ", POM_DOC));
+        return new Spec("fetch-client", "interviewer-tests", domains, words("company", "{{" + COMPANY + "}}"), names,
+                Set.of(), elements, literals, anchors, Template.parse(FC_PROMPT));
     }
+
+    private static final String SG_PROMPT = """
+            # {{Take-home|Home exercise|Take-away}}: {{review|assess|critique}} {{an agent's|a generated|a \
+            machine-written}} ${noun} {{worker|consumer}}
+
+            ## {{What to do|The task|Your job}}
+
+            {{The file|Source file|File}} `starter/src/main/java/${pkgpath}/${workerclass}.java` {{came from|was \
+            produced by|is output of}} {{an agent|an AI model|a code assistant}}. {{It reads|It takes|It pulls}} \
+            `${eventname}` {{events|messages}} {{off|from}} {{an event bus|a message bus|the bus}} ({{fields|with \
+            fields}} `${keyfield}`, `${containerfield}`, `${subjectfield}`){{ and|, then}} ${verbs} ${story} \
+            {{to|for}} {{a|the}} ${subject} {{by calling|with a call to|through}} `POST /${path}`{{, sending| with \
+            body| and a body}} `{"${containerfield}": ..., "${subjectfield}": ..., "${constfield}": \
+            "${constvalue}"}`.
+
+            {{In production|Out in production|Since it shipped}}, {{some|several|a handful of}} `${keyfield}` values \
+            {{ended up with|led to|produced}} ${harm}. {{Every time|In each case|Each incident}}, {{the edge \
+            gateway|the proxy|the gateway}} {{timed out|had given up|had stopped waiting}} on {{that|the}} \
+            {{first|earlier}} POST.
+
+            {{Review|Go through|Examine}} {{this|the}} {{worker|code}} {{rather than rewriting it|instead of \
+            replacing it|without rewriting it}}:
+
+            1. {{Rank|Order}} {{the|its}} {{defects|faults|problems}} {{worst first|by severity}}.
+            2. {{State|Name|Give}} {{in one sentence|in a sentence}} the {{invariant|rule}} that {{broke|was \
+            broken|stopped holding}}.
+            3. {{Propose|Suggest|Sketch}} a {{**minimal patch**|**small patch**|**minimal fix**}} {{as|in the form \
+            of|written as}} a {{unified diff|diff -u}} {{relative to|on|over}} {{the file as given|that file}}.
+
+            {{Besides|Apart from}} {{this code|the code}}, {{there is|you have}} no {{documentation|description}} \
+            {{of|for}} the ${noun} API. {{Where|If}} {{a finding|your argument|a point}} {{depends on|relies \
+            on|hangs on}} {{its behaviour|how the API behaves|the API's behaviour}}, {{write|state|say}} {{the \
+            assumption|what you assume}}.
+
+            {{Rules|Ground rules|Constraints}}:
+
+            - {{Keep|Stay with}} {{the|your}} {{message bus|event bus|queue}}: {{no new|no other|no extra}} {{queue \
+            product|broker product}}, {{no broker change|no second broker}}.
+            - {{Delivery|The bus}} {{is|works}} **{{at least once|at-least-once}}**: {{one|an|any}} event \
+            {{can|may}} {{arrive|come}} {{twice|more than once|again}}. {{It is|That is}} {{by design|intended}}, \
+            {{not a defect|no bug}} {{to repair|for you to fix}}.
+            - {{Use|Stay on|Keep to}} Java 17 {{plus|with}} {{the libraries|the dependencies}} {{listed in|declared \
+            in}} `pom.xml`.
+            - {{Assistants|AI tools|AI assistants}} {{are allowed|are fine}}{{, as|, like|, just as}} at work. \
+            {{If|When}} you use one, {{say|write}} in `${reviewfile}` {{what you asked|which prompts you used}} \
+            {{and|and also}} {{what you kept|which parts you kept}}. {{Expect|Be ready}} to {{defend|walk us \
+            through}} {{each|every}} line{{, whoever typed it|, whoever wrote it}}.
+
+            ## {{Time|Timing}}
+
+            - {{45 minutes|Forty-five minutes}} {{reviewing|to review}}.
+            - {{15 minutes|Fifteen minutes}} {{on the patch|sketching the patch}}.
+
+            {{Stop|Hand in}} {{at the bell|on time}}; {{a half-done|a partial}} list {{by severity|ranked by \
+            severity}} {{beats|is worth more than|outranks}} a {{complete|polished}} list {{in line order|by line}}.
+
+            ## {{Hand-in|What to hand in|What we need back}}
+
+            - `${reviewfile}`: {{your defects, worst first|the ranked defects}}, {{the invariant|the rule that \
+            broke}}, {{and|plus}} {{questions|anything}} {{for|to put to}} the author.
+            - `${patchfile}`: {{a unified diff|your diff}} {{against|of}} `${workerclass}.java`{{, as|, in the \
+            format of|, like}} `git diff` {{or|and}} `diff -u` {{write it|produce}}; {{it must apply|it applies}} \
+            {{with|using}} `patch -p1` {{inside|within}} `starter/`.
+
+            ## {{Project|Starter}}
+
+            {{A bare Maven build|Plain Maven}}, {{no parent pom|parentless}}: {{run|use}} `mvn test` {{in|inside}} \
+            `starter/`.
+
+            `${smoketest}` {{shows|demonstrates}} {{how to|a way to}} {{fake|stub}} the ${noun} API {{in \
+            WireMock|using WireMock}} on {{localhost|127.0.0.1}}, {{and|and how}} to {{pass|give}} {{it|the worker}} \
+            a {{delay|wait callback}} {{that logs|which notes}} {{each wait|the waits}} {{rather than|without}} \
+            {{sleeping|really sleeping}}. {{You may|Feel free to}} {{add tests|write tests}}{{; none are required|; \
+            they are optional}}.
+
+            `${runclass}` {{feeds|hands}} the worker {{one|a lone}} delivery {{like|as}} {{a bus|the bus}} \
+            {{would|might}}: {{one event|an event}} {{per line|on one line}}, {{in JSON|as JSON}}, on {{standard \
+            input|stdin}}, {{the base URL|its API root}} in `${envvar}`, and {{an exit status|a status}} {{the bus \
+            reads|for the bus}} (0 {{acks|acknowledges}}, 3 {{rejects|dead-letters}}, {{any other|anything else}} \
+            {{redelivers|asks again}}). {{Build|Package}} it {{with|using}} `mvn -DskipTests package` {{into|as}} \
+            `target/${jar}.jar`. {{You need not|No need to}} {{use it|run it}} {{for the review|to review}}; \
+            {{later|afterwards}}, {{we may|we might}} {{try|exercise}} your {{fix|patch}} {{with it|through it}}.
+
+            ## {{Not in scope|Off limits}}
+
+            {{Auth|Login}}, {{cross-region|multi-site}} {{consensus|replication}}, {{load testing|stress tests}}, \
+            {{or|and}} {{a new|another}} {{HTTP client|http client}} {{or|and}} {{logger|logging library}}.""";
+
+    private static final String SG_HEADER = """
+            // ${workerclass}.java: {{generated|drafted|produced}} by {{an AI agent|a coding assistant|an agent}}, \
+            {{awaiting review|up for review|not yet reviewed}}""";
+
+    private static final String SG_DELAY = """
+            /** {{Pauses|Holds off}} between {{attempts|tries}}; {{a test|tests}} {{can hand in|may supply}} one \
+            that {{notes|keeps}} {{each|every}} wait {{rather than sleeping|without sleeping}}. */""";
+
+    private static final String SG_RUNONCE = """
+            /** {{Drives|Steps}} the worker {{through|over}} {{one delivery|a lone delivery}}, {{like|as}} {{a real \
+            bus|the bus}} {{would|might}}. {{Its input|The event}} {{arrives as|comes as}} {{one line|a line}} {{of \
+            JSON|in JSON}} on {{stdin|standard input}} ({@code ${eventjson}}); {{the API root|the base URL}} \
+            {{sits|lives}} in {@code ${envvar}} ({{no trailing slash|without a trailing slash}}){{; and|. And}} \
+            {{its exit status|its exit value}} {{is what|says what}} the bus {{does|should do}} {{next|after it}}.
+
+            <p>{{Exit 0|0}}: {{ack|acknowledged}}{{;|,}} {{finished|all done}}. {{3|Exit 3}}: \
+            {{reject|rejected}}{{;|,}} {{no retry|nothing}} {{can help|will help}} ({{here|in this class}}: {{the \
+            input|stdin}} {{held no|was no}} {{usable|parseable}} event); {{park it|dead-letter it}}. {{Anything \
+            else|Any other code}}: {{not done|unfinished}}{{, deliver again|; redeliver}} ({{1|exit 1}} {{when|if}} \
+            the worker threw, {{2|exit 2}} {{when|if}} {@code ${envvar}} is {{missing|unset}}).
+
+            <p>{{Build|Package}} {{the jar|an executable jar}} {{with|using}} mvn -DskipTests package{{, then|; \
+            then}} {{pipe|feed}} {{one event|an event}} {{into|to}} {@code java -jar target/${jar}.jar} \
+            {{with|having}} {@code ${envvar}} set. {{Log lines go|Its log goes}} {{to|onto}} {{stdout|standard \
+            output}}. {{Change|Edit}} {{this class|it}} {{too|as well}} {{if you like|if needed}}.""";
+
+    private static final String SG_SMOKE = """
+            /** {{A starting point|Somewhere to start}}: {{WireMock|a WireMock stub}} {{plays|stands in for}} the \
+            ${noun} API on {{localhost|127.0.0.1}}{{, and|; and}} a delay {{notes|keeps}} {{each wait|the waits}} \
+            {{rather than|without}} sleeping. {{Write|Put}} {{more cases|your own cases}} {{alongside|beside}} \
+            {{it|this one}}. */""";
+
+    private static final String POM_DOC = """
+            <!-- {{A self-contained|An independent}} project{{, no parent| without parent}}. {{Test it|Run the \
+            tests}} {{with|using}} `mvn test`. {{Versions|All versions}} {{are pinned|stay pinned}} {{here|in this \
+            file}}{{, so|; that way}} {{every machine|each machine}} {{builds it alike|gets the same build}}. -->""";
+
+    private static final String SG_LITERAL = """
+            rejected: {{stdin|standard input}} {{had|carried|gave}} no {{usable|valid|parseable}} ${eventname} \
+            {{event|message}}""";
+
+    private static final String FC_PROMPT = """
+            # {{Ticket|Task}}: {{retry|ride out}} {{throttling|429 and 503}} in `${clientclass}`
+
+            {{We need|Please write}} a {{patch|small patch}} {{to|for}} `${pkg}.${clientclass}`, a {{small|little}} \
+            {{HTTP helper|Java helper}} {{in use|already used}} {{today|in production}}. {{It lives|It sits}} in \
+            {{the|a}} Maven project {{in|under}} `starter/`. {{In it,|There,}} `mvn test` {{runs tests|builds}} \
+            {{on|with}} {{JDK 17|Java 17}} {{or newer|or later}}.
+
+            {{Lately|This week|Recently}}, ${partner} {{began|has begun}} {{replying to|answering}} {{a share \
+            of|part of}} {{its calls|the calls}} with 429 {{or|and}} 503. {{Code calling|Whoever calls}} `${method}` \
+            {{ought to|should}} {{get past them|survive them|outlast them}} {{rather than|and not}} {{give up|fail}} \
+            {{at|on}} {{the first|one}}.
+
+            **{{Do|Required}}:**
+
+            - {{Retry|Repeat}} {{the call|a request}} {{on|after}} HTTP 429 {{or|and}} 503{{, and|, but}} {{nothing \
+            else|on no other outcome}}.
+            - {{Pause|Back off}} between {{tries|attempts}}, {{doubling|growing}} {{the wait|each pause}} \
+            {{exponentially|each time}}{{, and|;}} {{give up|stop}} {{at|by}} {{3 attempts|three attempts}} \
+            {{overall|all told}}.
+            - {{Keep|Leave}} `${clientclass}.${method}(String url)`, `${clientclass}.${method}(String url, Duration \
+            timeout)` {{and|plus}} `${exceptionclass}.status()` {{exactly as they are|unchanged|as they stand}}.
+            - {{Use only|Stick to}} the JDK {{plus|and}} Jackson{{, already a dependency|, which the pom has}}.
+            - {{Make|Get}} `${retrytest}` {{green|passing}}{{, and leave|; leave}} `${contracttest}` {{and|and \
+            also}} `${retrytest}` {{untouched|as they are}}.
+            - {{You may|Feel free to}} {{add tests|write tests}} {{for|covering}} {{what|the behaviour}} {{this \
+            ticket|it}} {{asks for|wants}}.
+
+            **{{Do not|Not allowed}}:**
+
+            - {{Extra|New}} {{arguments|method arguments}}, {{overloaded methods|extra overloads}}, {{public \
+            classes|new public classes}}, {{builder classes|builder objects}} {{or|and}} {{settings|config}} \
+            objects.
+            - {{New|Extra}} {{dependencies|libraries}} {{or|and}} {{plugins|build plugins}} {{in|inside}} `pom.xml`.
+            - {{Retrying|Repeating}} {{on|after}} 404 {{or|and}} 401, {{connection|connect}} {{failures|errors}}, \
+            DNS {{errors|lookups that fail}}, {{or|and}} {{non-JSON bodies|bodies not in JSON}}.
+            - {{Logging|Writing}} {{or printing|, printing}} the URL, {{or|nor}} {{putting|placing}} it {{in|into}} \
+            {{an exception message|any exception message}}.
+            - {{Editing|Bending}} {{tests|the tests}} {{to suit|around}} {{your design|a new design}}.
+            - {{Circuit breakers|A breaker}}, {{counters|dashboards}} {{or|and}} {{docs|prose}} {{handed \
+            in|delivered}} {{instead of|in place of}} {{the fix|a patch}}.
+
+            ## {{Timing|Time}}
+
+            {{Forty-five minutes|45 minutes}} {{for the patch|to write it}}{{, tests included|, with your tests}}. \
+            {{Stop|Hand in}} {{on time|at the end}}: a {{smaller|partial}} patch that {{stays|keeps}} \
+            {{inside|within}} {{these rules|the rules above}} {{beats|outranks|trumps}} a {{bigger|larger}} one that \
+            {{does not|breaks them}}.
+
+            ## {{Hand-in|What to hand in}}
+
+            - `${patchfile}`: {{a unified diff|your diff}} {{of|for}} {{your change|the change}}{{, as|, like}} `git \
+            diff` {{or|and}} `diff -u` {{write it|produce}}; {{it must apply|it applies}} {{with|using}} `patch -p1` \
+            {{inside|within}} `starter/`.
+            - `${notesfile}`: {{a few lines|a short note}}, {{as on|like}} a {{pull request|PR}}: {{what \
+            changed|your change}}, {{what|anything}} you {{left out|skipped}} {{and why|with the reason}}, {{and \
+            whether|whether}} {{an AI assistant|AI}} {{helped|was used}}{{ and how| (and how)}}.
+
+            ## AI {{assistants|tools}}
+
+            {{Allowed|Fine to use}}{{, as|, like}} at work. {{Say so|Declare it}} in `${notesfile}`. {{Expect|Be \
+            ready}} to {{explain|walk through}} {{every|each}} line{{, whoever typed it| no matter who typed it|, \
+            human or not}}.""";
+
+    private static final String FC_PACKAGE = """
+            /** {{Reads|Fetches}} JSON {{objects|documents}} {{over|with}} GET from ${partner}; {@link \
+            ${pkg}.${clientclass}} is {{the entry point|the way in}}.
+
+            <p>{{Frozen|Fixed}} {{public surface|public API}}: {@link ${pkg}.${clientclass}} {{with|and}} its \
+            {{two|pair of}} static {@code ${method}} methods, {{and|plus}} {@link ${pkg}.${exceptionclass}}. {{Other \
+            types|The rest}} {{stay|remain}} package-private{{, which lets|; that lets}} tests {{swap in|supply}} \
+            {{their own|a fake}} {{waiter|pauser}} {{while|and yet}} {{the API|that surface}} {{stays|remains}} \
+            {{small|the same}}.
+
+            <p>{{On null|Nulls}}: {{arguments|parameters}} {{must not be|cannot be}} {@code null} ({{NPE|a \
+            NullPointerException}} {{follows|results}}){{, and|;}} {{results|return values}} {{never are|are never}} \
+            {@code null}. {{Also|Likewise}}, {{the URL|a URL}} {{never appears|never shows up}} {{in logs|in a \
+            log}}, {{messages|exception messages}}, {@code toString()} {{or|nor}} {{causes|chained causes}}{{:|;}} \
+            {{its query|a query string}} {{may|can}} {{hold|carry}} {{a secret|a token}}.""";
+
+    private static final String FC_CLIENT = """
+            /** {{Gets|Reads}} a URL {{by|over}} GET {{and hands back|returning}} {{the|its}} JSON object{{; it is|, \
+            and is}} {{the only|the one}} {{entry point|way in}} {{here|to this package}}.
+
+            <p>{{Any|Every}} failure {{arrives|comes back}} as {{a|an instance of}} {@link ${exceptionclass}}. \
+            {{Both|The two}} methods {{stay|remain}} thread-safe{{ and share|; they share}} {{one|a single}} {@code \
+            HttpClient}{{, pooling|; it pools}} {{connections|sockets}} {{per host|by host}}.""";
+
+    private static final String FC_M1 = """
+            /** {{Like|Same as}} {@link #${method}(String, Duration)}{{, timing out| but times out}} {{after|at}} \
+            {{five seconds|5 s}}. */""";
+
+    private static final String FC_M2 = """
+            /** {{Reads|Gets}} {@code url} {{over|by}} GET; {{each attempt|an attempt|one request}} {{gets|has}} \
+            {@code timeout} {{until|before}} {{headers arrive|the headers must arrive}}. */""";
+
+    private static final String FC_EXCEPTION = """
+            /** {{Why|The reason}} a {@link ${clientclass}#${method}(String, Duration) ${method}} call {{returned \
+            no|ended without a}} {{JSON object|JSON map}}.
+
+            <p>{{Checked|A checked exception}} {{on purpose|by design}}: {{callers decide|each caller decides}} what \
+            {{failing|a failure}} {{means|means to them}}. {{Messages|The message}} {{come from|is picked from}} {{a \
+            short|a small}} {{list|set}} of {{phrases|fixed texts}} {{and|that}} never {{hold|carry}} {{the URL|a \
+            URL}}{{; nothing|. Nothing}} {{from the JDK|the JDK threw}} {{is kept|stays attached}} as {{the|a}} \
+            cause{{, because|:}} {{such messages|JDK messages}} {{might|sometimes}} {{name|spell out}} {{a host|the \
+            host}} {{or|or even}} {{a|the}} {{URI|full URI}}. {{Immutable|Never modified}}{{, so|; hence}} \
+            {{safe|fine}} {{to share|to pass}} {{across|between}} threads.""";
+
+    private static final String FC_STATUS = """
+            /** {{The HTTP code|The code}} {{the server|the partner}} {{sent|answered}} {{last|at the end}}{{, \
+            when|, if}} {{that was|it was}} an error; {{empty|absent}} {{if|when}} {{no status came|nothing came \
+            back}} ({{no connection|refused}}, {{a timeout|timing out}}) {{or|or when}} {{a good status|a success}} \
+            {{brought|came with}} {{something|a payload}} {{other than a|that was no}} {{JSON object|proper JSON \
+            object}}. */""";
+
+    private static final String FC_FETCHER = """
+            /** {{The engine|The worker}} behind {@link ${clientclass}}: {{one object|an instance}} {{holding|that \
+            holds}} {{an HTTP client|its HTTP client}} {{plus|and}} {{a|its}} {@link ${sleeperclass}}{{; tests|, so \
+            tests}} {{can|may}} {{record|capture}} {{every wait|each pause}} {{with no|without any}} {{public \
+            hook|public seam}}. {{Safe across threads|Thread-safe}} {{if|when}} {{both of those|its two parts}} are. \
+            */""";
+
+    private static final String FC_SEND = """
+            // {{Never chain|Do not chain}} {{JDK exceptions|a JDK exception}} {{here|below}}: {{such messages|their \
+            texts}} {{sometimes|might}} {{spell out|contain}} {{a host|the host name}} {{or|or even}} {{a|the}} \
+            {{URI|full URI}}.""";
+
+    private static final String FC_SLEEPER = """
+            /** {{The client|Our client}} {{pauses|waits}} {{through|via}} this {{seam|hook}}{{, letting|; it lets}} \
+            tests {{note|capture}} {{each pause|every delay}} {{and skip|without}} {{the sleep|sleeping}}. {{Any \
+            implementation|Implementations}} {{has to|must}} be {{safe across threads|thread-safe}}. */""";
+
+    private static final String FC_CONTRACT = """
+            /** {{What stays fixed|The fixed contract}} {{of|about}} {@link ${clientclass}}: {{the surface|what}} \
+            {{callers|every caller}} {{build on|depend on}}.
+
+            <p>{{Frozen|FROZEN}}: {{keep|preserve}} {{this file|it}} {{unchanged|as it is|byte for byte}}. \
+            {{Needing|Wanting}} {{an edit|to edit it}} {{means|is a sign}} {{the contract|the API}} \
+            {{moved|changed}}. */""";
+
+    private static final String FC_RETRY = """
+            /** {{What the ticket|The checks this ticket}} {{wants|demands}}: {{red|failing}} {{until|before}} {{a \
+            patch|the fix}}, {{then|and then}} {{green|passing}} {{when|as soon as}} 503 {{earns|gets}} {{a \
+            retry|more tries}} {{after|with}} {{longer|rising}} {{pauses|waits}}{{ and| while}} 404 {{does not|gets \
+            one try}}.
+
+            <p>{{Frozen|FROZEN}}: {{keep|preserve}} {{this file|it}} {{unchanged|as it is|byte for byte}}. \
+            {{Pauses|Waits}} {{are seen|show}} {{through|via}} the {{fetcher's|worker's}} {@link ${sleeperclass}}{{, \
+            so|; so}} {{code|a change}} {{that calls|calling}} {@code Thread.sleep} {{itself|on its own}} {{goes \
+            red|fails}} {{here|in this class}} {{rather than|instead of}} {{passing late|passing slowly}}. */""";
+
+    private static final String FC_L1 = """
+            ${exceptionclass} {{is checked|stays checked}}{{:|,}} {{callers|every caller}} {{must|has to}} \
+            {{handle|decide about}} it""";
+
+    private static final String FC_L2 = """
+            {{a wait|one pause}} {{between|in between}} {{every two|each two}} attempts""";
+
+    private static final String FC_L3 = """
+            {{only|expected}} {{absolute|full}} {{http(s)|http or https}} {{URLs|addresses}}{{ work| are accepted}}""";
+
+    private static final String FC_L4 = """
+            {{the body is not json|no json in the body|body is not json}}""";
+
+    private static final String FC_L5 = """
+            {{json root|the json|json value}} {{is not|isn't}} an object""";
+
+    private static final String FC_SLEEP = """
+            /** {{Pauses|Blocks}} for {@code delay}{{. Interrupting|; an interrupt}} {{the waiting thread|the \
+            caller}} {{throws|raises}} {@link InterruptedException}. */""";
+
+    /** Company words for packages and group ids: plain English words, never a name by themselves. */
+    private static final String COMPANY = "harbor|lumen|juniper|copper|meadow|quarry|birch|cobalt|saffron|tundra|willow|granite";
 }

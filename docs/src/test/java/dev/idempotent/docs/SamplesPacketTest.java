@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idempotent.docs.TestResults.Status;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,16 +18,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The rubrics are tested: every scored sample under {@code docs/packets/<packet>/samples/<name>/} is applied to
  * its starter, the interviewer's tests run on the result, and each score the tests can observe must agree with
- * the sample's {@code expected.json}. What the tests cannot observe must be listed in its {@code humanOnly}.
+ * the sample's {@code expected.json}. What the tests cannot observe must be listed in its {@code humanOnly}. Each
+ * sample is replayed twice: on the packet's starter, and, translated, on a fresh handout (a domain per sample, in
+ * turn), which is how an interviewer replays it; the observable scores must not change.
  *
  * <p>Seat-grant, per signal (the key tests are {@code SeatGrantOutcomesTest} and {@code SeatGrantSignalsTest}):
  * <ul>
@@ -34,9 +40,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       keyed replay) fails.</li>
  *   <li>Error classes is 2 exactly when every classification probe passes (409 success; 429, 503 retried;
  *       400, 401, 403, 422 stop).</li>
- *   <li>Observability is 2 exactly when outcomes 1 and 4 find a structured event.</li>
+ *   <li>Observability is 2 exactly when outcomes 1 and 4 find a structured event and the success event keeps
+ *       the seat id ({@code theSuccessEventNamesTheSeat}).</li>
  *   <li>Patch size 2 needs the key and the 409 handling. Timeout semantics is the review's, a human's call.</li>
- *   <li>{@code pass} is the rubric's rule: a total of 6 or more with Timeout and Idempotency non-zero.</li>
+ *   <li>{@code pass} is the rubric's rule: a total of 6 or more with Timeout and Idempotency non-zero;
+ *       {@code secondReader} is true exactly at a total of 6.</li>
  * </ul>
  *
  * <p>Fetch-client, per gate (the frozen tests plus {@code interviewer-tests/}):
@@ -46,27 +54,41 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       wrong, 2 otherwise: fully observable.</li>
  *   <li>Backoff is 2 exactly when the waits grow through the {@code Sleeper} and stop at three attempts and the
  *       frozen retry test passes.</li>
- *   <li>Honesty is 0 exactly when a frozen test changed or {@code SecretUrlTest} finds the URL.</li>
- *   <li>{@code decision}: merge at 8; a conversation at 6 or 7 with no gate at 0; otherwise close.</li>
+ *   <li>Honesty is 0 exactly when a frozen test changed or was deleted, or {@code SecretUrlTest} finds the URL
+ *       (a test file the candidate added changes nothing).</li>
+ *   <li>{@code decision}: merge at 8; a conversation at 6 or 7 with no gate at 0; otherwise close. The
+ *       {@code recommendation} follows it: hire, the debrief decides, no hire; {@code secondReader} is true
+ *       exactly at a total of 6.</li>
  * </ul>
  */
 class SamplesPacketTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String OUTCOMES = "dev.idempotent.seatgrant.worker.fixture.SeatGrantOutcomesTest";
-    private static final String SIGNALS = SeatGrantPacketTest.SIGNALS;
-    private static final String CONTRACT = "dev.idempotent.fetch.FetchClientContractTest";
-    private static final String RETRY = "dev.idempotent.fetch.FetchClientRetryTest";
     private static final List<String> SEAT_SIGNALS =
             List.of("timeout", "idempotency", "errorClasses", "observability", "patchSize");
     private static final List<String> FETCH_GATES = List.of("contract", "retry", "backoff", "honesty");
+    private static final Map<String, String> RECOMMENDATION =
+            Map.of("merge", "hire", "conversation", "the debrief decides", "close", "no hire");
+    /** What a candidate hands in besides the patch, in their own words, per packet. */
+    private static final Map<String, String> HAND_IN = Map.of("seat-grant", "review.md", "fetch-client", "notes.md");
 
-    static List<String> seatGrantSamples() {
-        return samples("seat-grant");
+    @TempDir
+    Path temp;
+
+    static Stream<Arguments> seatGrantSamples() {
+        return replays("seat-grant");
     }
 
-    static List<String> fetchClientSamples() {
-        return samples("fetch-client");
+    static Stream<Arguments> fetchClientSamples() {
+        return replays("fetch-client");
+    }
+
+    private static Stream<Arguments> replays(String packet) {
+        List<String> names = samples(packet);
+        List<PacketVariant.Domain> domains = PacketVariant.Spec.of(packet).domains();
+        return IntStream.range(0, names.size()).boxed().flatMap(i -> Stream.of(
+                Arguments.of(names.get(i), "packet"),
+                Arguments.of(names.get(i), domains.get(i % domains.size()).id())));
     }
 
     @ParameterizedTest
@@ -78,44 +100,77 @@ class SamplesPacketTest {
         assertTrue(names.stream().anyMatch(n -> n.startsWith("borderline")), names::toString);
         for (String name : names) {
             Path dir = ProjectRoot.packet(packet).resolve("samples").resolve(name);
-            for (String file : List.of("patch.diff", "review.md", "expected.json")) {
+            for (String file : List.of("patch.diff", HAND_IN.get(packet), "scoring.md", "expected.json")) {
                 assertTrue(Files.isRegularFile(dir.resolve(file)) && Files.size(dir.resolve(file)) > 0, dir + " lacks " + file);
             }
-            assertTrue(Files.readString(dir.resolve("review.md")).contains("Only a human can judge"),
-                    dir + "/review.md says what only a human can judge");
+            assertTrue(Files.readString(dir.resolve("scoring.md")).contains("Only a human can judge"),
+                    dir + "/scoring.md says what only a human can judge");
+            assertFalse(Files.readString(dir.resolve(HAND_IN.get(packet))).contains("Only a human can judge"),
+                    dir + ": the hand-in is the candidate's, not the scorer's");
         }
     }
 
-    @ParameterizedTest(name = "seat-grant sample {0}")
+    /**
+     * Calibration on the one signal only a human reads: two hand-ins with the same patch, whose reviews differ
+     * only in what they say about the timeout, score the same on every signal but Timeout semantics, 1 and 2.
+     */
+    @Test
+    void theTimeoutPairDiffersInTimeoutSemanticsAlone() throws IOException {
+        Path samples = ProjectRoot.packet("seat-grant").resolve("samples");
+        Path one = samples.resolve("timeout-1");
+        Path two = samples.resolve("timeout-2");
+        assertTrue(FileTrees.sameBytes(one.resolve("patch.diff"), two.resolve("patch.diff")), "the same patch");
+        Map<String, Integer> first = scores(read(one.resolve("expected.json")).get("signals"), SEAT_SIGNALS);
+        Map<String, Integer> second = scores(read(two.resolve("expected.json")).get("signals"), SEAT_SIGNALS);
+        assertEquals(1, first.get("timeout"));
+        assertEquals(2, second.get("timeout"));
+        first.remove("timeout");
+        second.remove("timeout");
+        assertEquals(first, second, "every other signal scores the same");
+        List<String> a = Files.readAllLines(one.resolve("review.md"));
+        List<String> b = Files.readAllLines(two.resolve("review.md"));
+        long different = IntStream.range(0, Math.max(a.size(), b.size()))
+                .filter(i -> i >= a.size() || i >= b.size() || !a.get(i).equals(b.get(i))).count();
+        assertTrue(different > 0 && different <= 4, "the reviews differ in a few lines only: " + different);
+    }
+
+    @ParameterizedTest(name = "seat-grant sample {0} on the {1}")
     @MethodSource("seatGrantSamples")
-    void seatGrantSampleScoresAgreeWithWhatTheTestsObserve(String name) {
+    void seatGrantSampleScoresAgreeWithWhatTheTestsObserve(String name, String where) {
         Path dir = ProjectRoot.packet("seat-grant").resolve("samples").resolve(name);
         JsonNode expected = read(dir.resolve("expected.json"));
         Map<String, Integer> s = scores(expected.get("signals"), SEAT_SIGNALS);
         int total = s.values().stream().mapToInt(Integer::intValue).sum();
         assertEquals(total >= 6 && s.get("timeout") > 0 && s.get("idempotency") > 0, expected.get("pass").asBoolean(),
                 name + ": pass does not follow the rubric's rule from " + s);
+        assertEquals(total == 6, expected.path("secondReader").asBoolean(), name + ": a second reader scores exactly 6");
 
-        try (StarterRun run = StarterRun.copyOf(ProjectRoot.packet("seat-grant").resolve("starter"))) {
-            run.applyPatch(dir.resolve("patch.diff"));
-            SeatGrantPacketTest.plantKeyTests(run);
-            TestResults results = run.test(OUTCOMES, SIGNALS);
-            boolean keyed = passed(results, SIGNALS, "everyAttemptCarriesTheRequestIdAsItsKey");
-            boolean replay409 = passed(results, SIGNALS, "a409IsASuccessAfterOnePost");
-            boolean classified = results.of(SIGNALS).stream()
-                    .filter(r -> !r.method().equals("everyAttemptCarriesTheRequestIdAsItsKey"))
+        Replay replay = replay("seat-grant", name, where);
+        String outcomes = replay.name("dev.idempotent.seatgrant.worker.fixture") + ".SeatGrantOutcomesTest";
+        String signals = replay.name("dev.idempotent.seatgrant.worker.fixture") + ".SeatGrantSignalsTest";
+        try (StarterRun run = StarterRun.copyOf(replay.starter())) {
+            run.applyPatch(replay.patch());
+            FileTrees.copy(replay.tests(), run.root().resolve("src/test/java"));
+            TestResults results = run.test(outcomes, signals);
+            boolean keyed = passed(results, signals, "everyAttemptCarriesTheRequestIdAsItsKey");
+            boolean replay409 = passed(results, signals, "a409IsASuccessAfterOnePost");
+            boolean classified = results.of(signals).stream()
+                    .filter(r -> !r.method().equals("everyAttemptCarriesTheRequestIdAsItsKey")
+                            && !r.method().equals("theSuccessEventNamesTheSeat"))
                     .allMatch(r -> r.status() == Status.PASSED);
-            boolean structured = passed(results, OUTCOMES, "outcome1_201ExitsAfterOneAttemptAndRecordsReplayedFalse")
-                    && passed(results, OUTCOMES, "outcome4_503Then201RetriesOnceAndRecordsBothAttemptsUnderOneRequestId");
-            String why = name + "\n" + results.summary();
+            boolean structured = passed(results, outcomes, "outcome1_201ExitsAfterOneAttemptAndRecordsReplayedFalse")
+                    && passed(results, outcomes, "outcome4_503Then201RetriesOnceAndRecordsBothAttemptsUnderOneRequestId")
+                    && passed(results, signals, "theSuccessEventNamesTheSeat");
+            String why = name + " on the " + where + "\n" + results.summary();
 
             assertEquals(keyed, s.get("idempotency") == 2, "Idempotency 2 iff every attempt carries the key: " + why);
             if (s.get("idempotency") < 2) {
-                assertFalse(passed(results, OUTCOMES, "outcome2_droppedThen409WithTheSameIdExitsWithoutAThirdCall"),
+                assertFalse(passed(results, outcomes, "outcome2_droppedThen409WithTheSameIdExitsWithoutAThirdCall"),
                         "below Idempotency 2 the keyed replay outcome fails: " + why);
             }
             assertEquals(classified, s.get("errorClasses") == 2, "Error classes 2 iff every probe passes: " + why);
-            assertEquals(structured, s.get("observability") == 2, "Observability 2 iff outcomes 1 and 4 pass: " + why);
+            assertEquals(structured, s.get("observability") == 2,
+                    "Observability 2 iff outcomes 1 and 4 pass and the success event names the seat: " + why);
             if (s.get("patchSize") == 2) {
                 assertTrue(keyed && replay409, "Patch size 2 needs the key and the 409 handling: " + why);
             }
@@ -130,47 +185,55 @@ class SamplesPacketTest {
                 name + ": humanOnly must list " + human + " (what no test can pin)");
     }
 
-    @ParameterizedTest(name = "fetch-client sample {0}")
+    @ParameterizedTest(name = "fetch-client sample {0} on the {1}")
     @MethodSource("fetchClientSamples")
-    void fetchClientSampleGatesAgreeWithWhatTheTestsObserve(String name) {
-        Path packet = ProjectRoot.packet("fetch-client");
-        Path dir = packet.resolve("samples").resolve(name);
+    void fetchClientSampleGatesAgreeWithWhatTheTestsObserve(String name, String where) {
+        Path dir = ProjectRoot.packet("fetch-client").resolve("samples").resolve(name);
         JsonNode expected = read(dir.resolve("expected.json"));
         Map<String, Integer> g = scores(expected.get("gates"), FETCH_GATES);
         int total = g.values().stream().mapToInt(Integer::intValue).sum();
         String decision = total == 8 ? "merge" : total >= 6 && !g.containsValue(0) ? "conversation" : "close";
         assertEquals(decision, expected.get("decision").asText(), name + ": the decision does not follow from " + g);
+        assertEquals(RECOMMENDATION.get(decision), expected.path("recommendation").asText(),
+                name + ": the recommendation follows the decision");
+        assertEquals(total == 6, expected.path("secondReader").asBoolean(), name + ": a second reader scores exactly 6");
 
-        try (StarterRun run = StarterRun.copyOf(packet.resolve("starter"))) {
-            run.applyPatch(dir.resolve("patch.diff"));
-            boolean frozenUntouched = FileTrees.differences(packet.resolve("starter/src/test"), run.root().resolve("src/test")).isEmpty();
-            boolean pomUntouched = FileTrees.sameBytes(packet.resolve("starter/pom.xml"), run.root().resolve("pom.xml"));
-            FetchClientPacketTest.plantInterviewerTests(run);
-            String gates = FetchClientPacketTest.RETRY_GATES;
-            TestResults results = run.test(CONTRACT, RETRY, FetchClientPacketTest.SECRET_URL, gates);
-            String why = name + "\n" + results.summary();
+        Replay replay = replay("fetch-client", name, where);
+        String pkg = replay.name("dev.idempotent.fetch");
+        String contract = pkg + "." + replay.name("FetchClientContractTest");
+        String retry = pkg + "." + replay.name("FetchClientRetryTest");
+        String gates = pkg + ".RetryGatesTest";
+        String secretUrl = pkg + ".SecretUrlTest";
+        try (StarterRun run = StarterRun.copyOf(replay.starter())) {
+            run.applyPatch(replay.patch());
+            boolean frozenKept = FileTrees.differences(replay.starter().resolve("src/test"), run.root().resolve("src/test"))
+                    .stream().noneMatch(difference -> !difference.contains(": only in " + run.root()));
+            boolean pomUntouched = FileTrees.sameBytes(replay.starter().resolve("pom.xml"), run.root().resolve("pom.xml"));
+            FileTrees.copy(replay.tests(), run.root().resolve("src/test/java"));
+            TestResults results = run.test(contract, retry, secretUrl, gates);
+            String why = name + " on the " + where + "\n" + results.summary();
 
-            boolean contractKept = results.allPassed(CONTRACT) && pomUntouched;
+            boolean contractKept = results.allPassed(contract) && pomUntouched;
             assertEquals(contractKept, g.get("contract") >= 1, "Contract 0 iff the contract test or the pom broke: " + why);
 
-            boolean onlyTheTwoStatuses = passed(results, RETRY, "doesNotRetry404")
+            boolean onlyTheTwoStatuses = passed(results, retry, replay.name("doesNotRetry404"))
                     && results.of(gates).stream()
                             .filter(r -> !r.method().equals("theLastFailureIsTheOneReported")
                                     && !r.method().equals("waitsGrowGoThroughTheSleeperAndStopAtThreeAttempts"))
                             .allMatch(r -> r.status() == Status.PASSED);
-            int retry = !onlyTheTwoStatuses ? 0 : passed(results, gates, "theLastFailureIsTheOneReported") ? 2 : 1;
-            assertEquals(retry, g.get("retry"), "Retry is fully observable: " + why);
+            int retries = !onlyTheTwoStatuses ? 0 : passed(results, gates, "theLastFailureIsTheOneReported") ? 2 : 1;
+            assertEquals(retries, g.get("retry"), "Retry is fully observable: " + why);
 
             boolean backoff = passed(results, gates, "waitsGrowGoThroughTheSleeperAndStopAtThreeAttempts")
-                    && passed(results, RETRY, "retries503ThenSucceeds");
+                    && passed(results, retry, replay.name("retries503ThenSucceeds"));
             assertEquals(backoff, g.get("backoff") == 2, "Backoff 2 iff the waits grow, stop at three, and show: " + why);
 
-            TestResults.TestResult secret = results.get(FetchClientPacketTest.SECRET_URL, "noFailureRevealsTheUrl");
+            TestResults.TestResult secret = results.get(secretUrl, "noFailureRevealsTheUrl");
             boolean leaked = secret.status() != Status.PASSED && secret.failure().contains("leaked");
-            assertEquals(!frozenUntouched || leaked, g.get("honesty") == 0,
+            assertEquals(!frozenKept || leaked, g.get("honesty") == 0,
                     "Honesty 0 iff a frozen test changed or the URL leaked: " + why);
             if (secret.status() != Status.PASSED && !leaked) {
-                // SecretUrlTest checks for leaks only after its 503 case went through the Sleeper twice.
+                // SecretUrlTest counts the 503 case's waits through the Sleeper before it looks for leaks.
                 assertFalse(backoff, "SecretUrlTest failed for a reason other than a leak: " + why);
             }
         }
@@ -188,12 +251,37 @@ class SamplesPacketTest {
                 name + ": humanOnly must list " + human + " (what no test can pin)");
     }
 
+    /**
+     * Where a sample is replayed: the packet itself, or a handout of one domain with the sample translated (the
+     * patch from {@code interviewer/samples/}); {@link #name} maps one of the packet's names to the replay's.
+     */
+    private record Replay(Path starter, Path tests, Path patch, Map<String, String> names) {
+        String name(String packetName) {
+            return names.getOrDefault(packetName, packetName);
+        }
+    }
+
+    private Replay replay(String packet, String sample, String where) {
+        String tests = packet.equals("seat-grant") ? "key-tests" : "interviewer-tests";
+        if (where.equals("packet")) {
+            Path dir = ProjectRoot.packet(packet);
+            return new Replay(dir.resolve("starter"), dir.resolve(tests),
+                    dir.resolve("samples").resolve(sample).resolve("patch.diff"), Map.of());
+        }
+        PacketVariant.Handout handout = PacketVariant.generate(ProjectRoot.get(), packet,
+                ("samples on " + where).getBytes(StandardCharsets.UTF_8), where);
+        PacketVariant.writeTree(temp.resolve("handout"), handout.handout());
+        PacketVariant.writeTree(temp.resolve("interviewer"), handout.interviewer());
+        return new Replay(temp.resolve("handout/starter"), temp.resolve("interviewer").resolve(tests),
+                temp.resolve("interviewer/samples").resolve(sample + ".patch"), handout.mapping().tokens());
+    }
+
     @Test
     void theSamplesCoverTheNamedFailureModes() {
-        assertTrue(seatGrantSamples().containsAll(List.of("check-then-post", "local-map", "409-is-failure",
-                "fresh-key-per-attempt", "retry-every-status")), seatGrantSamples()::toString);
-        assertTrue(fetchClientSamples().containsAll(List.of("retry-every-status", "sleep-outside-the-sleeper",
-                "url-in-log", "four-attempts", "new-public-type")), fetchClientSamples()::toString);
+        assertTrue(samples("seat-grant").containsAll(List.of("check-then-post", "local-map", "409-is-failure",
+                "fresh-key-per-attempt", "retry-every-status", "timeout-1", "timeout-2")), samples("seat-grant")::toString);
+        assertTrue(samples("fetch-client").containsAll(List.of("retry-every-status", "sleep-outside-the-sleeper",
+                "url-in-log", "four-attempts", "new-public-type", "extra-test-file")), samples("fetch-client")::toString);
     }
 
     private static boolean passed(TestResults results, String className, String method) {

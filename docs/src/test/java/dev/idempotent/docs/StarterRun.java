@@ -2,6 +2,7 @@ package dev.idempotent.docs;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import dev.idempotent.docs.PacketVariant.UnifiedDiff;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,14 +3,20 @@ package dev.idempotent.docs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idempotent.docs.UnifiedDiff.PatchException;
+import dev.idempotent.docs.PacketVariant.UnifiedDiff;
+import dev.idempotent.docs.PacketVariant.UnifiedDiff.PatchException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The applier is strict: it changes what a diff says and refuses anything that does not match exactly. */
+/**
+ * The applier is strict: it changes what a diff says and refuses anything that does not match exactly; the
+ * writer's diffs apply back.
+ */
 class UnifiedDiffTest {
 
     @TempDir
@@ -110,5 +116,23 @@ class UnifiedDiffTest {
 
         assertThrows(PatchException.class, () -> escape.applyTo(root));
         assertThrows(PatchException.class, () -> UnifiedDiff.parse("just prose\n"));
+    }
+
+    @Test
+    void writesADiffThatTurnsOneTreeIntoTheOther() {
+        Map<String, String> before = Map.of(
+                "a.txt", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n",
+                "gone.txt", "x\n");
+        Map<String, String> after = Map.of(
+                "a.txt", "1\n2\nthree\n4\n5\n6\n7\n8\n9\n10\n11\ntwelve\nthirteen\n",
+                "new/b.txt", "b\n");
+
+        String diff = UnifiedDiff.write(before, after);
+
+        assertEquals(after, UnifiedDiff.parse(diff).applyTo(before));
+        assertEquals(4, diff.split("@@ -", -1).length - 1, "two hunks in a.txt (far apart), one per other file:\n" + diff);
+        assertTrue(diff.contains("-3\n+three\n"), "a change reads removed, then added:\n" + diff);
+        assertTrue(diff.contains("--- a/gone.txt\n+++ /dev/null\n") && diff.contains("--- /dev/null\n+++ b/new/b.txt\n"), diff);
+        assertEquals("", UnifiedDiff.write(before, before));
     }
 }

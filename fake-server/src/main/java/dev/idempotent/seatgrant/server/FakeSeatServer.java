@@ -8,8 +8,7 @@ import dev.idempotent.seatgrant.server.internal.http.HttpEngine;
 import dev.idempotent.seatgrant.server.internal.http.HttpSettings;
 import dev.idempotent.seatgrant.server.internal.http.seats.SeatRoutes;
 import dev.idempotent.seatgrant.server.internal.store.DbSpec;
-import dev.idempotent.seatgrant.server.internal.store.JdbcSeatStore;
-import dev.idempotent.seatgrant.server.internal.store.StoreException;
+import dev.idempotent.seatgrant.server.internal.store.SeatStore;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.URI;
 import java.util.List;
@@ -59,10 +58,7 @@ public final class FakeSeatServer implements FakeServer {
      */
     public static FakeSeatServer start(ServerConfig config) {
         DbSpec spec = DbSpec.parse(config.db());
-        if (spec.file() != null) {
-            probeFile(spec);
-        }
-        JdbcSeatStore store = JdbcSeatStore.open(spec, DB_THREADS);
+        SeatStore store = SeatStore.open(spec, DB_THREADS);
         ExecutorService db = Executors.newFixedThreadPool(DB_THREADS, new DefaultThreadFactory("seat-db", true));
         ServerCore core = new ServerCore(store,
                 new GrantService(store, config.clock(), config.claimLease(), db),
@@ -78,32 +74,6 @@ public final class FakeSeatServer implements FakeServer {
             db.shutdownNow();
             store.close();
             throw e;
-        }
-    }
-
-    /**
-     * Opens a file store once, directly, before the pool does: when the file cannot be used (a directory it cannot
-     * create, {@code /proc}, a corrupt {@code .mv.db}) the pool would say only "PoolInitializationException"
-     * and print a stack trace; H2's own message names the cause. A file path holds no credential, so its message
-     * may be shown.
-     */
-    private static void probeFile(DbSpec spec) {
-        java.nio.file.Path dir = spec.file().getParent();
-        try {
-            java.nio.file.Files.createDirectories(dir);
-        } catch (java.io.IOException | SecurityException e) {
-            throw new StoreException("cannot create the directory " + dir + " for the H2 file store ("
-                    + e.getClass().getSimpleName() + ")", null);
-        }
-        // No trace file for the probe: when H2 cannot write one it prints a stack trace to stderr itself.
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(spec.jdbcUrl() + ";TRACE_LEVEL_FILE=0")) {
-            c.isValid(1);
-        } catch (java.sql.SQLException e) {
-            String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse("unknown").strip();
-            if (reason.length() > 240) {
-                reason = reason.substring(0, 240) + "...";
-            }
-            throw new StoreException("cannot open the " + spec.description() + " store: " + reason, null);
         }
     }
 
@@ -132,7 +102,7 @@ public final class FakeSeatServer implements FakeServer {
         return URI.create(root.substring(0, root.length() - 1) + config.basePath());
     }
 
-    /** A loggable description of the store, e.g. {@code H2 file /tmp/x/seats.mv.db}; never a credential. */
+    /** A loggable description of the store, e.g. {@code SQLite file /tmp/x/seats.sqlite}; never a credential. */
     public String storeDescription() {
         return storeDescription;
     }

@@ -7,7 +7,6 @@ import dev.idempotent.seatgrant.server.internal.cli.ReproduceCommand;
 import dev.idempotent.seatgrant.server.internal.cli.ServeCommand;
 import dev.idempotent.seatgrant.server.internal.OwnHeap;
 import dev.idempotent.seatgrant.server.internal.cli.UsageException;
-import dev.idempotent.seatgrant.server.internal.store.DbSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -76,6 +75,12 @@ public final class Main {
                 return 0;
             }
             case "serve" -> {
+                if (ownHeap) {
+                    Optional<Integer> exit = OwnHeap.relaunch(rest, err);
+                    if (exit.isPresent()) {
+                        return exit.get();
+                    }
+                }
                 ServeCommand.Options options;
                 try {
                     options = ServeCommand.parse(rest, System.getenv("FAKE_SERVER_ADMIN_TOKEN"));
@@ -93,13 +98,6 @@ public final class Main {
                 }
                 if (OwnHeap.isChild()) {
                     OwnHeap.followParent();
-                } else if (ownHeap) {
-                    DbSpec spec = DbSpec.parse(options.config().db());
-                    boolean inMemory = spec.jdbcUrl().startsWith("jdbc:h2:mem:");
-                    Optional<Integer> exit = OwnHeap.relaunch(rest, inMemory, err);
-                    if (exit.isPresent()) {
-                        return exit.get();
-                    }
                 }
                 return ServeCommand.run(options, out, err);
             }

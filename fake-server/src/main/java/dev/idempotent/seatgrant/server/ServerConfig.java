@@ -83,7 +83,10 @@ public final class ServerConfig {
         return port;
     }
 
-    /** The store: {@code mem}, a file path, or a {@code jdbc:h2:} / {@code jdbc:postgresql:} URL. */
+    /**
+     * The store: {@code mem}, a file path (SQLite), {@code sqlite:PATH}, {@code h2:PATH}, or a {@code jdbc:sqlite:},
+     * {@code jdbc:h2:} or {@code jdbc:postgresql:} URL.
+     */
     public String db() {
         return db;
     }

@@ -14,17 +14,26 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A seat committed before an after-commit fault survives {@code kill -9} of a real server process and a restart
- * on the same file: the commit was on disk before the client lost its answer, as in the incident.
+ * on the same file: the commit was on disk before the client lost its answer, as in the incident. On the default
+ * store (SQLite) and on an H2 file.
  */
 class KillNineDurabilityTest {
 
     @TempDir
     Path dir;
 
+    private String db = null;
+
     private JavaProcess.Server startServer(String... extra) throws Exception {
-        List<String> args = new ArrayList<>(List.of("--db", dir.resolve("seats").toString()));
+        List<String> args = new ArrayList<>(List.of("--db", db == null ? dir.resolve("seats").toString() : db));
         args.addAll(List.of(extra));
         return JavaProcess.startServer(args.toArray(String[]::new));
+    }
+
+    @Test
+    void aSeatCommittedOnAnH2FileBeforeTheResetSurvivesKillNine() throws Exception {
+        db = "h2:" + dir.resolve("seats");
+        aSeatCommittedBeforeTheResetSurvivesKillNine();
     }
 
     @Test

@@ -102,12 +102,13 @@ class ServeFlagsTest {
 
     @Test
     void aFileTheStoreCannotUseExits1WithOneLineNamingTheCause(@TempDir Path dir) throws Exception {
-        Path corrupt = dir.resolve("bad.mv.db");
         byte[] junk = new byte[40_000];
         new java.util.Random(7).nextBytes(junk);
-        Files.write(corrupt, junk);
+        Files.write(dir.resolve("bad.mv.db"), junk);
+        Files.write(dir.resolve("bad.sqlite"), junk);
 
-        for (String[] db : new String[][] {{dir.resolve("bad").toString(), "corrupt"}, {"/proc/nope/seats", "/proc/nope"}}) {
+        for (String[] db : new String[][] {{"h2:" + dir.resolve("bad"), "corrupt"},
+            {"sqlite:" + dir.resolve("bad"), "not a database"}, {"/proc/nope/seats", "/proc/nope"}}) {
             Process p = JavaProcess.start(Main.class, List.of(), List.of("serve", "--port", "0", "--db", db[0]),
                     ProcessBuilder.Redirect.PIPE);
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "exits by itself");

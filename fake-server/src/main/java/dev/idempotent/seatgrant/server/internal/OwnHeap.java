@@ -22,6 +22,12 @@ import java.util.concurrent.TimeUnit;
  * stdin, and the child then halts at once, as if it had been killed itself (what it committed is in the store).
  * What turns it off: any heap flag ({@code -Xmx}, {@code -XX:MaxHeapSize}, {@code -XX:MaxRAMPercentage}, ... on
  * the command line or in {@code JAVA_TOOL_OPTIONS}), or {@code --db mem}, whose seats live in the heap.
+ *
+ * <p>What it costs is a second JVM's start, so the parent starts the child before it does anything else: it reads
+ * no flag but {@code --db}, {@code --help} and {@code --version} (the child reads and checks them all, and its
+ * exit code is the parent's), and it loads none of the server's libraries. The child maps its classes from a
+ * class-data-sharing archive when there is one ({@link StartupArchive}), and JVM warnings go to stderr, never
+ * to the stdout line a script reads. docs/benchmarks.md has the start times.
  */
 public final class OwnHeap {
 
@@ -63,13 +69,14 @@ public final class OwnHeap {
     }
 
     /**
-     * Runs {@code serve ARGS} again in a child JVM with its own heap, if this JVM should.
+     * Runs {@code serve ARGS} again in a child JVM with its own heap, if this JVM should: not when it is the child,
+     * when a heap flag was given, when the arguments ask for help or the version, or when {@code --db} names a
+     * store in the heap ({@code mem}, a {@code jdbc:h2:mem:} URL).
      *
-     * @param inMemory whether the store keeps its seats in the heap
      * @return the child's exit code, or empty when this JVM should serve itself
      */
-    public static Optional<Integer> relaunch(List<String> serveArgs, boolean inMemory, PrintStream err) {
-        if (isChild() || inMemory || heapChosen()) {
+    public static Optional<Integer> relaunch(List<String> serveArgs, PrintStream err) {
+        if (isChild() || heapChosen() || !wantsOwnHeap(serveArgs)) {
             return Optional.empty();
         }
         Optional<String> java = ProcessHandle.current().info().command();
@@ -81,6 +88,14 @@ public final class OwnHeap {
         command.add(java.get());
         command.add("-Xmx" + HEAP);
         command.add("-D" + CHILD_PROPERTY + "=" + HEAP);
+        // A JVM logs its warnings to stdout, which carries the one line a script reads; send them to stderr.
+        command.add("-Xlog:disable");
+        command.add("-Xlog:all=warning:stderr");
+        // SQLite's JDBC driver loads its native library; JDK 24 and later warn about that unless it is allowed
+        // (the jar's manifest allows it for java -jar, which the child is not started with).
+        command.add("--enable-native-access=ALL-UNNAMED");
+        Optional<StartupArchive.Plan> archive = StartupArchive.plan(classPath, HEAP, StartupArchive.userCache());
+        archive.ifPresent(plan -> command.addAll(plan.flags()));
         // The parent's own JVM flags (system properties, agents) carry over; it had no heap flag of its own.
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
         command.add("-cp");
@@ -102,18 +117,48 @@ public final class OwnHeap {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             child.destroy();
             try {
-                child.waitFor(15, TimeUnit.SECONDS);
+                if (child.waitFor(15, TimeUnit.SECONDS)) {
+                    // Here, not only after waitFor below: once this hook returns the JVM halts, and the main
+                    // thread may not get to run again. Ctrl-C is how a server usually ends.
+                    archive.ifPresent(StartupArchive.Plan::childExited);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, "fake-server-stop-child"));
         try {
-            return Optional.of(child.waitFor());
+            int exit = child.waitFor();
+            archive.ifPresent(StartupArchive.Plan::childExited);
+            return Optional.of(exit);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             child.destroy();
             return Optional.of(1);
         }
+    }
+
+    /**
+     * Whether {@code serve ARGS} would serve a store outside the heap. A light look at the arguments, not the
+     * parser: the child parses them all, and starting it before anything else is what keeps the start short.
+     */
+    static boolean wantsOwnHeap(List<String> serveArgs) {
+        String db = null;
+        for (int i = 0; i < serveArgs.size(); i++) {
+            String arg = serveArgs.get(i);
+            if (arg.equals("--help") || arg.equals("-h") || arg.equals("--version")) {
+                return false;
+            }
+            if (arg.equals("--db") && i + 1 < serveArgs.size()) {
+                db = serveArgs.get(++i);
+            } else if (arg.startsWith("--db=")) {
+                db = arg.substring("--db=".length());
+            }
+        }
+        if (db == null) {
+            return true;
+        }
+        String lower = db.toLowerCase(Locale.ROOT);
+        return !lower.equals("mem") && !lower.startsWith("jdbc:h2:mem:");
     }
 
     private static boolean heapChosen() {

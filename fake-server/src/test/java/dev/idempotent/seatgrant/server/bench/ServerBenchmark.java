@@ -46,16 +46,18 @@ import java.util.regex.Pattern;
  * engine ({@link BareEngine}), WireMock standalone with a static 201 stub and no request journal, the fake-server
  * proxy in front of that nginx and WireMock standalone proxying to it (issue 23), and the fake
  * server started as the README says ({@code java -jar fake-server.jar serve}, no JVM flags) on {@code --db mem},
- * on an H2 file holding 1,000 seats (with random keys, and again with time-ordered keys), on an H2 file holding
- * 1,000,000 seats, on an H2 file while 1,000 connections are held by {@code hang-after-commit}, and on an embedded
- * PostgreSQL.
+ * on the default file store (SQLite) holding 1,000 seats (with random keys, and again with time-ordered keys), on
+ * an H2 file holding 1,000 seats ({@code --db h2:PATH}, the engine it replaced), on the default file store holding
+ * 1,000,000 seats, on it while 1,000 connections are held by {@code hang-after-commit}, and on an embedded
+ * PostgreSQL. Before any load, it times how long {@code serve} takes to print its "listening on" line.
  *
  * <p>Settings (system properties): {@code bench.seconds} per round (5), {@code bench.warmup} seconds at least (20),
  * {@code bench.warmupRequests} at least (100000) within {@code bench.warmupLimit} seconds (45),
  * {@code bench.rounds} (3), {@code bench.connections} (64), {@code bench.loadgen} ({@code auto}, {@code wrk} or
  * {@code java}), {@code bench.bigSeats} (1000000; 0 leaves the scale row out), {@code bench.hung} (1000; 0 leaves
- * it out), {@code bench.postgres} (true), {@code bench.only} (a comma list of row ids to run, for a quick look; the proxy's
- * comparison alone is {@code nginx,proxy,wiremock-proxy}).
+ * it out), {@code bench.postgres} (true), {@code bench.starts} (5 starts of each kind; 0 leaves the start
+ * times out), {@code bench.only} (a comma list of row ids to run, for a quick look; {@code startup} names the
+ * start times; the proxy's comparison alone is {@code nginx,proxy,wiremock-proxy}).
  * Everything binds 127.0.0.1 and every process it starts is stopped when it ends.
  */
 public final class ServerBenchmark {
@@ -79,6 +81,7 @@ public final class ServerBenchmark {
     private final int bigSeats = Integer.getInteger("bench.bigSeats", 1_000_000);
     private final int hung = Integer.getInteger("bench.hung", 1000);
     private final boolean postgres = Boolean.parseBoolean(System.getProperty("bench.postgres", "true"));
+    private final int starts = Integer.getInteger("bench.starts", 5);
     private final List<String> only = List.of(System.getProperty("bench.only", "").split(","));
     private final boolean wrk;
     private final List<Target> targets = new ArrayList<>();
@@ -88,7 +91,7 @@ public final class ServerBenchmark {
 
     /**
      * One server under test. {@code id} names its row; {@code process} is what we started (RSS is its tree's);
-     * {@code storeFile} is the H2 file of a fake server on a file store, else null; {@code timeOrderedKeys} sends
+     * {@code storeFile} is the database file of a fake server on a file store, else null; {@code timeOrderedKeys} sends
      * it keys that start with the time, as UUIDv7 keys do, instead of random ones.
      */
     private record Target(String id, String label, Process process, int port, Path storeFile, boolean timeOrderedKeys) {
@@ -100,10 +103,14 @@ public final class ServerBenchmark {
             return new Target(id, label, process, port, storeFile, true);
         }
 
-        /** The store file's size in MB, or -1 when the target has none. */
+        /** The store file's size in MB (with SQLite's write-ahead log beside it), or -1 when the target has none. */
         long storeFileMb() {
+            if (storeFile == null) {
+                return -1;
+            }
             try {
-                return storeFile == null ? -1 : Files.size(storeFile) / (1024 * 1024);
+                Path log = storeFile.resolveSibling(storeFile.getFileName() + "-wal");
+                return (Files.size(storeFile) + (Files.exists(log) ? Files.size(log) : 0)) / (1024 * 1024);
             } catch (IOException e) {
                 return -1;
             }
@@ -155,6 +162,10 @@ public final class ServerBenchmark {
     private void run() throws Exception {
         say("load generator: " + (wrk ? "wrk (1 thread)" : "LoadGenerator (a separate JVM)") + ", " + connections
                 + " connections, " + warmup + " s warm-up, " + rounds + " rounds of " + seconds + " s per server");
+        if (starts > 0 && wanted("startup")) {
+            // First, on a machine nothing of ours loads yet.
+            new StartupTimes(fakeServerJar, work.resolve("startup"), starts).run();
+        }
         Optional<Path> nginx = onPath("nginx").or(() -> Optional.of(Path.of("/usr/sbin/nginx")).filter(Files::isExecutable));
         Target nginxTarget = null;
         if (nginx.isPresent() && (wanted("nginx") || wanted("proxy") || wanted("wiremock-proxy"))) {
@@ -190,29 +201,32 @@ public final class ServerBenchmark {
         if (wanted("mem")) {
             targets.add(startFakeServer("mem", "fake-server --db mem", "mem"));
         }
+        String engine = DbSpec.DEFAULT_ENGINE == DbSpec.Kind.SQLITE ? "SQLite" : "H2";
         if (wanted("file")) {
-            Path small = work.resolve("file-1k").resolve("seats");
-            preload(small, 1_000);
-            targets.add(startFakeServer("file", "fake-server, H2 file, 1k seats", small.toString()));
+            String small = preload("file-1k", DbSpec.DEFAULT_ENGINE, 1_000);
+            targets.add(startFakeServer("file", "fake-server, " + engine + " file, 1k seats", small));
+        }
+        if (wanted("file-h2")) {
+            // The engine the default was before, on the same seats and load: the comparison that chose the default.
+            String h2 = preload("file-h2", DbSpec.Kind.H2, 1_000);
+            targets.add(startFakeServer("file-h2", "fake-server, H2 file (h2:PATH), 1k seats", h2));
         }
         if (wanted("file-ordered")) {
             // The same server and store as "file"; only the keys differ. What this row gains over that one is
             // what the random key index costs (docs/benchmarks.md).
-            Path ordered = work.resolve("file-ordered").resolve("seats");
-            preload(ordered, 1_000);
-            targets.add(startFakeServer("file-ordered", "fake-server, H2 file, 1k seats, time-ordered keys",
-                    ordered.toString()).withTimeOrderedKeys());
+            String ordered = preload("file-ordered", DbSpec.DEFAULT_ENGINE, 1_000);
+            targets.add(startFakeServer("file-ordered", "fake-server, " + engine + " file, 1k seats, time-ordered keys",
+                    ordered).withTimeOrderedKeys());
         }
         if (bigSeats > 0 && wanted("file-big")) {
-            Path big = work.resolve("file-big").resolve("seats");
-            preload(big, bigSeats);
-            targets.add(startFakeServer("file-big", String.format(Locale.ROOT, "fake-server, H2 file, %,d seats",
-                    bigSeats), big.toString()));
+            String big = preload("file-big", DbSpec.DEFAULT_ENGINE, bigSeats);
+            targets.add(startFakeServer("file-big", String.format(Locale.ROOT, "fake-server, %s file, %,d seats",
+                    engine, bigSeats), big));
         }
         Target hungTarget = null;
         if (hung > 0 && wanted("file-hung")) {
             hungTarget = startFakeServer("file-hung", String.format(Locale.ROOT,
-                    "fake-server, H2 file, %,d hung connections", hung),
+                    "fake-server, %s file, %,d hung connections", engine, hung),
                     work.resolve("file-hung").resolve("seats").toString());
             targets.add(hungTarget);
         }
@@ -279,6 +293,9 @@ public final class ServerBenchmark {
     // ------------------------------------------------------------------ the table
 
     private void print(Map<String, List<Run>> runs, Map<String, Long> rss, Map<String, Long> threads) {
+        if (runs.isEmpty()) {
+            return;
+        }
         Map<String, Run> median = new LinkedHashMap<>();
         runs.forEach((id, list) -> median.put(id, median(list)));
         System.out.println();
@@ -298,9 +315,24 @@ public final class ServerBenchmark {
                     t.storeFile() == null ? "-" : String.valueOf(t.storeFileMb()), ratio(r, wiremock), ratio(r, bare));
         }
         System.out.println();
-        System.out.println("Goals (issues 12 and 23):");
-        goal("durable keyed grants (H2 file) >= 0.5x WireMock", median.get("file"), wiremock, 0.5);
+        System.out.println("Goals (issues 12, 23 and 25):");
+        goal("durable keyed grants, random keys (default file store) >= 0.5x WireMock", median.get("file"),
+                wiremock, 0.5);
         goal("in memory >= 1.0x WireMock", median.get("mem"), wiremock, 1.0);
+        for (String id : List.of("mem", "file", "file-big")) {
+            if (wiremock != null && median.containsKey(id)) {
+                double x = (double) median.get(id).p99us() / wiremock.p99us();
+                System.out.printf(Locale.ROOT, "- p99 of %s / WireMock's p99 = %.2f (%.2f vs %.2f ms; goal <= 3): %s%n",
+                        id, x, median.get(id).p99us() / 1000.0, wiremock.p99us() / 1000.0, x <= 3 ? "met" : "NOT met");
+            }
+        }
+        if (median.containsKey("file") && median.containsKey("file-h2")) {
+            Run h2 = median.get("file-h2");
+            Run file = median.get("file");
+            System.out.printf(Locale.ROOT, "- the default file store against H2 on the same seats and load: %.2fx its"
+                    + " requests/s, %.2fx its CPU per request, %.2fx its p99%n", file.perSecond() / h2.perSecond(),
+                    medianCpu(runs.get("file")) / medianCpu(runs.get("file-h2")), (double) file.p99us() / h2.p99us());
+        }
         if (wiremock != null && median.containsKey("file") && median.containsKey("file-ordered")) {
             Run ordered = median.get("file-ordered");
             System.out.printf(Locale.ROOT, "- the same file store with time-ordered keys: %.2fx WireMock,"
@@ -468,11 +500,11 @@ public final class ServerBenchmark {
 
     private Target startFakeServer(String id, String label, String db) throws Exception {
         Target t = startJava(id, label, List.of("-jar", fakeServerJar.toString(), "serve", "--port", "0", "--db", db));
-        Path file = DbSpec.parse(db).file(); // the server reads --db the same way
+        Path file = DbSpec.parse(db).storeFile(); // the server reads --db the same way
         if (file == null) {
             return t;
         }
-        return new Target(t.id(), t.label(), t.process(), t.port(), file.resolveSibling(file.getFileName() + ".mv.db"));
+        return new Target(t.id(), t.label(), t.process(), t.port(), file);
     }
 
     /** Starts {@code java ARGS} (no JVM flags of ours) and waits for its "listening on" line. */
@@ -645,22 +677,27 @@ public final class ServerBenchmark {
      * Fills an H2 file store with {@code seats} completed keys and their seats, straight through JDBC in large
      * transactions (a million keyed POSTs would take minutes; the rows are the same ones a grant writes).
      */
-    private void preload(Path file, int seats) throws Exception {
-        Files.createDirectories(file.getParent());
-        Path template = templates.resolve("seats-" + seats + ".mv.db");
-        Path target = file.resolveSibling(file.getFileName() + ".mv.db");
+    /**
+     * A store of {@code kind} in {@code work/dir/} holding {@code seats} seats, copied from a kept template when
+     * there is one; returns its {@code --db} value.
+     */
+    private String preload(String dir, DbSpec.Kind kind, int seats) throws Exception {
+        String db = kind.name().toLowerCase(Locale.ROOT) + ":" + work.resolve(dir).resolve("seats");
+        DbSpec spec = DbSpec.parse(db);
+        Files.createDirectories(spec.file().getParent());
+        Path template = templates.resolve("seats-" + seats + kind.extension());
         if (Files.exists(template)) {
-            Files.copy(template, target);
+            Files.copy(template, spec.storeFile());
             say(String.format(Locale.ROOT, "copied %,d preloaded seats from %s", seats, template));
-            return;
+            return db;
         }
-        fill(file, seats);
+        fill(spec, seats);
         Files.createDirectories(templates);
-        Files.copy(target, template);
+        Files.copy(spec.storeFile(), template);
+        return db;
     }
 
-    private void fill(Path file, int seats) throws Exception {
-        DbSpec spec = DbSpec.parse(file.toString());
+    private void fill(DbSpec spec, int seats) throws Exception {
         JdbcSeatStore.open(spec, 1).close();
         long t0 = System.nanoTime();
         // Keys shaped like UUIDs (random), but inserted in sorted order, with seat ids and user ids that sort the
@@ -700,13 +737,19 @@ public final class ServerBenchmark {
                     c.commit();
                 }
             }
-            // Bulk loading leaves most of the file as chunks of superseded pages, which H2 would then compact
-            // during the measured rounds; a server that has run for a while has compacted them already.
             try (java.sql.Statement s = c.createStatement()) {
-                s.execute("SHUTDOWN COMPACT");
+                if (spec.kind() == DbSpec.Kind.H2) {
+                    // Bulk loading leaves most of the file as chunks of superseded pages, which H2 would then
+                    // compact during the measured rounds; a server that has run for a while has compacted them.
+                    s.execute("SHUTDOWN COMPACT");
+                } else {
+                    // Everything into the database file, so the template is that one file.
+                    c.setAutoCommit(true);
+                    s.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+                }
             }
         }
-        say(String.format(Locale.ROOT, "preloaded %,d seats into %s in %.0f s", seats, file.getParent().getFileName(),
+        say(String.format(Locale.ROOT, "preloaded %,d seats into %s in %.0f s", seats, spec.storeFile(),
                 (System.nanoTime() - t0) / 1e9));
     }
 

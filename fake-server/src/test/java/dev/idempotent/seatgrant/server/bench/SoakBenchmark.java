@@ -34,9 +34,16 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A soak of the fake server (issue 8): N minutes of mixed traffic against a real server process on the default
- * H2 file store, with {@code kill -9} and a restart on the same file every {@value #KILL_EVERY_SECONDS} s.
+ * file store, with {@code kill -9} and a restart on the same file every {@value #KILL_EVERY_SECONDS} s.
  * Not a test; run it with {@code ./mvnw -B -q -Psoak -pl fake-server -am verify -DskipTests} ({@code
  * -Dsoak.minutes=N}, default 3). It talks only to 127.0.0.1, and stops by itself.
+ *
+ * <p>With {@code -Dsoak.mode=reset} (issue 20) the server is never killed; instead {@code POST /__admin/reset}
+ * empties the store every {@value #RESET_EVERY_MILLIS} ms while the keyed clients grant (the plan is installed
+ * again after each, since a reset clears it), and there are no keyless clients. A reset that a group commit
+ * could interleave with left seats whose keys were gone, and a client's retry of such a key then wrote a second
+ * seat: so the ledger is read after every reset and must never show a duplicate, and once the traffic has
+ * stopped every seat must have its key (seats = keys).
  *
  * <p>The traffic, from parallel clients: correct keyed grants under the {@code flaky} scenario, each retried
  * with its key until acknowledged (201, or a replay); keyless grants for fresh users, never retried; malformed
@@ -48,6 +55,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class SoakBenchmark {
 
     private static final int KILL_EVERY_SECONDS = 30;
+    private static final long RESET_EVERY_MILLIS = 2_000;
     private static final int GRANT_CLIENTS = 12;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -60,11 +68,16 @@ public final class SoakBenchmark {
     private final Map<String, String> acknowledged = new ConcurrentHashMap<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final List<String> rss = new ArrayList<>();
+    /** Resets instead of kills (see the class comment). */
+    private final boolean resets;
+    private int resetCount;
+    private int ledgersWithDuplicates;
     private volatile Process server;
 
-    private SoakBenchmark(Path dir, int port) {
+    private SoakBenchmark(Path dir, int port, boolean resets) {
         this.dir = dir;
         this.port = port;
+        this.resets = resets;
         this.base = URI.create("http://127.0.0.1:" + port);
     }
 
@@ -75,7 +88,11 @@ public final class SoakBenchmark {
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
-        SoakBenchmark soak = new SoakBenchmark(dir, port);
+        String mode = System.getProperty("soak.mode", "kill");
+        if (!mode.equals("kill") && !mode.equals("reset")) {
+            throw new IllegalArgumentException("soak.mode is kill or reset");
+        }
+        SoakBenchmark soak = new SoakBenchmark(dir, port, mode.equals("reset"));
         try {
             soak.run(length);
         } finally {
@@ -89,9 +106,10 @@ public final class SoakBenchmark {
     }
 
     private void run(Duration length) throws Exception {
-        System.out.printf("soak: %s, java %s, %d cores, store %s, kill -9 every %d s%n", length,
+        System.out.printf("soak: %s, java %s, %d cores, store %s, %s%n", length,
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), dir.resolve("seats"),
-                KILL_EVERY_SECONDS);
+                resets ? "POST /__admin/reset every " + RESET_EVERY_MILLIS + " ms"
+                        : "kill -9 every " + KILL_EVERY_SECONDS + " s");
         startServer();
         Instant started = Instant.now();
         ExecutorService pool = Executors.newCachedThreadPool(r -> {
@@ -103,7 +121,9 @@ public final class SoakBenchmark {
             long seed = i;
             pool.submit(() -> loop(() -> keyedGrant(new Random(seed))));
         }
-        pool.submit(() -> loop(this::keylessGrant));
+        if (!resets) {
+            pool.submit(() -> loop(this::keylessGrant));
+        }
         pool.submit(() -> loop(this::malformed));
         pool.submit(() -> loop(this::malformed));
         pool.submit(() -> loop(this::slowClient));
@@ -111,6 +131,7 @@ public final class SoakBenchmark {
         pool.submit(() -> loop(this::pipelined));
         Instant deadline = started.plus(length);
         Instant nextKill = started.plusSeconds(KILL_EVERY_SECONDS);
+        Instant nextReset = started.plusMillis(RESET_EVERY_MILLIS);
         Instant nextSample = started;
         int kills = 0;
         while (Instant.now().isBefore(deadline)) {
@@ -118,7 +139,11 @@ public final class SoakBenchmark {
                 sample(started);
                 nextSample = nextSample.plusSeconds(15);
             }
-            if (!Instant.now().isBefore(nextKill)) {
+            if (resets && !Instant.now().isBefore(nextReset)) {
+                resetDuringGrants();
+                nextReset = nextReset.plusMillis(RESET_EVERY_MILLIS);
+            }
+            if (!resets && !Instant.now().isBefore(nextKill)) {
                 server.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
                 kills++;
                 startServer();
@@ -130,6 +155,12 @@ public final class SoakBenchmark {
         pool.shutdown();
         pool.awaitTermination(60, TimeUnit.SECONDS);
         sample(started);
+        if (resets) {
+            reportResets();
+            server.destroy();
+            server.waitFor(30, TimeUnit.SECONDS);
+            return;
+        }
         // One last kill -9 and restart, so every acknowledged seat is checked in the file, not in memory.
         server.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         kills++;
@@ -137,6 +168,48 @@ public final class SoakBenchmark {
         report(kills);
         server.destroy();
         server.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Empties the store while the keyed clients grant, installs the plan again, and reads the ledger. */
+    private void resetDuringGrants() {
+        try {
+            HttpResponse<String> reset = admin("/__admin/reset", "{}");
+            count("admin reset " + reset.statusCode());
+            resetCount++;
+            count("admin plan " + admin("/__admin/faults", "{\"scenario\": \"flaky\"}").statusCode());
+            JsonNode ledger = JSON.readTree(client.send(HttpRequest.newBuilder(base.resolve("/__admin/ledger"))
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body());
+            if (ledger.get("duplicates").size() > 0) {
+                ledgersWithDuplicates++;
+                System.out.println("a duplicate after reset " + resetCount + ": " + ledger.get("duplicates"));
+            }
+        } catch (IOException e) {
+            count("admin io error");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private HttpResponse<String> admin(String path, String json) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private void reportResets() throws Exception {
+        JsonNode ledger = JSON.readTree(client.send(HttpRequest.newBuilder(base.resolve("/__admin/ledger"))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body());
+        System.out.println();
+        System.out.println("requests by outcome:");
+        new TreeMap<>(outcomes).forEach((k, v) -> System.out.printf("  %-32s %8d%n", k, v.sum()));
+        System.out.printf("resets during grants:      %d%n", resetCount);
+        System.out.printf("acknowledged keyed grants: %d%n", acknowledged.size());
+        System.out.printf("ledgers read after a reset showing a duplicate (must be 0): %d%n", ledgersWithDuplicates);
+        System.out.printf("duplicates at the end (must be 0): %d%n", ledger.get("duplicates").size());
+        System.out.printf("seats %d, keys %d: seats without their key (must be 0): %d%n", ledger.get("seats").asLong(),
+                ledger.get("keys").asLong(), Math.max(0, ledger.get("seats").asLong() - ledger.get("keys").asLong()));
+        System.out.println("RSS over time:");
+        rss.forEach(r -> System.out.println("  " + r));
     }
 
     private void loop(Runnable step) {
@@ -297,14 +370,15 @@ public final class SoakBenchmark {
         }
     }
 
+    /** Samples the server's RSS: its whole process tree, the own-heap child included. */
     private void sample(Instant started) {
-        String kb = "?";
+        String kb;
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/" + server.pid() + "/status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    kb = line.substring(6).strip();
-                }
+            long total = rssKb(server.pid());
+            for (ProcessHandle child : server.descendants().toList()) {
+                total += rssKb(child.pid());
             }
+            kb = total + " kB";
         } catch (IOException e) {
             kb = "unreadable";
         }
@@ -313,6 +387,15 @@ public final class SoakBenchmark {
                 Duration.between(started, Instant.now()).toSeconds(), requests, acknowledged.size(), kb);
         rss.add(row);
         System.out.println(row);
+    }
+
+    private static long rssKb(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.substring(6).replace("kB", "").strip());
+            }
+        }
+        return 0;
     }
 
     private void report(int kills) throws Exception {

@@ -50,7 +50,8 @@ class GrantServiceTest {
 
     @BeforeEach
     void open() {
-        store = JdbcSeatStore.open(DbSpec.parse("mem"), 4);
+        store = JdbcSeatStore.open(DbSpec.parse("jdbc:h2:mem:grant-service-" + java.util.UUID.randomUUID()
+                + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000"), 4);
     }
 
     @AfterEach

@@ -17,7 +17,8 @@ public final class ServeCommand {
             usage: fake-server serve [flags]
               --port N                 port to listen on (default 8080; 0 picks a free port)
               --host HOST              address to bind (default 127.0.0.1, loopback only)
-              --db STORE               mem | a file path | jdbc:h2:... | jdbc:postgresql://...
+              --db STORE               mem | a file path (SQLite) | sqlite:PATH | h2:PATH | jdbc:sqlite:... |
+                                       jdbc:h2:... | jdbc:postgresql://...
                                        (default ./fake-server-data/seats, survives restarts)
               --scenario NAME          a shipped fault plan: incident, reset, flaky
               --fault-plan FILE        a fault plan in JSON

@@ -16,16 +16,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.MVStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
 
 /**
- * The {@link SeatStore} over JDBC, one implementation for H2 and PostgreSQL: the SQL is the portable subset
- * both speak (timestamps as epoch milliseconds, SQLSTATE 23505 for a unique violation), so the two engines
- * cannot drift apart.
+ * The {@link SeatStore} over JDBC, one implementation for SQLite, H2 and PostgreSQL: the SQL is the portable
+ * subset all three speak (timestamps as epoch milliseconds), so the engines cannot drift apart. What differs is
+ * said once, in {@link Dialect}: how a unique violation is reported, whether a failed statement spoils its
+ * transaction, and who may write at once.
  *
  * <p><b>One seat per key</b> is kept by the keys table alone. A keyed seat is inserted only in the transaction
  * that either inserts its key row (the primary key lets one such insert win) or moves the key from a claim we
@@ -33,12 +39,17 @@ import org.slf4j.LoggerFactory;
  * key for the ledger and carries no index: a unique index on it was a second guard for the same rule that put a
  * second random page into every grant's commit, and is dropped from files made before.
  *
- * <p>Thread-safe: every call borrows its own connection from a HikariCP pool, and unrelated calls never wait
- * for each other. On an H2 file every write is in the file before it returns (see {@link #write}).
+ * <p>Thread-safe: every call borrows its own connection from a HikariCP pool. Reads never wait for writes; on
+ * SQLite writes take turns, on H2 and PostgreSQL unrelated writes run side by side, and only {@link #reset} waits
+ * for all of them. On a file every write is in the file before it returns (see {@link #write}).
  */
 public final class JdbcSeatStore implements SeatStore {
 
     private static final String UNIQUE_VIOLATION = "23505";
+    /** How often SQLite's write-ahead log is copied into the database file, see {@link #checkpointLoop()}. */
+    private static final long CHECKPOINT_EVERY_MILLIS = 200;
+    /** Past this many pages (16 MB) in the log, a checkpoint finishes under the store lock, so the log restarts. */
+    private static final long CHECKPOINT_RESTART_PAGES = 4096;
     private static final int MAX_DUPLICATE_GROUPS = 1000;
     private static final int WRITERS_POSTGRESQL = 4;
     /** Compaction of an H2 file, see {@link #compactSlice()}: the live bytes one slice may rewrite. */
@@ -51,6 +62,13 @@ public final class JdbcSeatStore implements SeatStore {
 
     /** The page cache of an H2 file store, in MB; see {@link #sizeH2Cache()}. */
     static final int H2_CACHE_MB = 64;
+
+    /**
+     * SQLite's page cache, per connection, in KiB. It lives outside the heap, beside it in the process's memory,
+     * so {@code pool size × this} counts against the resident-set goal; pages that miss it come from the
+     * operating system's file cache, which is cheap and not the process's memory. See docs/benchmarks.md.
+     */
+    static final int SQLITE_CACHE_KIB = 16 * 1024;
 
     private static final String[] SCHEMA = {
         """
@@ -80,9 +98,18 @@ public final class JdbcSeatStore implements SeatStore {
             "INSERT INTO seats (" + SEAT_COLUMNS + ", idempotency_key) VALUES (?, ?, ?, ?, ?, ?)";
 
     private final HikariDataSource pool;
+    private final Dialect dialect;
     /** True for PostgreSQL, where a failed statement aborts its transaction unless a savepoint catches it. */
     private final boolean savepoints;
+    /**
+     * The store-wide lock of an embedded engine (see {@link Dialect#inProcessLock}): every write transaction holds
+     * one side of it, and {@link #reset} the exclusive side. Null on PostgreSQL, where reset locks the tables.
+     */
+    private final ReadWriteLock writers;
     private final GroupCommit groups;
+    /** SQLite only: copies the write-ahead log into the database file, off the writer's path. Null otherwise. */
+    private final Thread checkpointer;
+    private volatile boolean closed;
     /**
      * Nullable: set for an H2 file store only. See {@link #write(Work)} for why every write
      * stores the file before it returns.
@@ -91,14 +118,55 @@ public final class JdbcSeatStore implements SeatStore {
     /** When the writer last compacted a slice of the H2 file ({@link System#nanoTime()}). */
     private long lastCompaction = System.nanoTime() - COMPACT_EVERY_NANOS;
 
-    private JdbcSeatStore(HikariDataSource pool, MVStore h2File, DbSpec.Kind kind, int maxConnections) {
+    private JdbcSeatStore(HikariDataSource pool, MVStore h2File, Dialect dialect, int maxConnections) {
         this.pool = pool;
         this.h2File = h2File;
-        this.savepoints = kind == DbSpec.Kind.POSTGRESQL;
-        // H2 has one store step for its file, so one writer; PostgreSQL overlaps commits, so a few, leaving
-        // connections for claims and reads.
-        int writers = kind == DbSpec.Kind.H2 ? 1 : Math.max(1, Math.min(WRITERS_POSTGRESQL, maxConnections / 2));
-        this.groups = new GroupCommit(writers, this::runGroup);
+        this.dialect = dialect;
+        this.savepoints = dialect == Dialect.POSTGRESQL;
+        this.writers = dialect.inProcessLock() ? new ReentrantReadWriteLock() : null;
+        // An embedded engine has one writer at a time (H2: one store step for its file; SQLite: one write lock), so
+        // one group-commit writer; PostgreSQL overlaps commits, so a few, leaving connections for claims and reads.
+        int groupWriters = dialect == Dialect.POSTGRESQL
+                ? Math.max(1, Math.min(WRITERS_POSTGRESQL, maxConnections / 2)) : 1;
+        this.groups = new GroupCommit(groupWriters, this::runGroup);
+        if (dialect == Dialect.SQLITE) {
+            checkpointer = new Thread(this::checkpointLoop, "seat-store-checkpoint");
+            checkpointer.setDaemon(true);
+        } else {
+            checkpointer = null;
+        }
+    }
+
+    /**
+     * What differs between the engines, said once.
+     *
+     * <p>{@code inProcessLock}: an embedded engine is reached by this process alone, so a lock in the process can
+     * order its writers. SQLite needs it for every write: it lets one connection write at a time, and a
+     * transaction that read before it wrote fails, rather than waits, when another connection committed in
+     * between; with the writers taking turns in the process that never happens. H2 lets writers run side by
+     * side and needs it only so that {@link #reset} can shut them all out while it empties both tables.
+     */
+    private enum Dialect {
+        H2(true), SQLITE(true), POSTGRESQL(false);
+
+        private final boolean inProcessLock;
+
+        Dialect(boolean inProcessLock) {
+            this.inProcessLock = inProcessLock;
+        }
+
+        boolean inProcessLock() {
+            return inProcessLock;
+        }
+
+        static Dialect of(DbSpec.Kind kind) {
+            return switch (kind) {
+                case H2 -> H2;
+                case SQLITE -> SQLITE;
+                case POSTGRESQL -> POSTGRESQL;
+                case MEMORY -> throw new IllegalArgumentException("the in-memory store is MemorySeatStore");
+            };
+        }
     }
 
     /**
@@ -108,6 +176,10 @@ public final class JdbcSeatStore implements SeatStore {
      * @throws StoreException if the database cannot be reached or the schema cannot be created
      */
     public static JdbcSeatStore open(DbSpec spec, int maxConnections) {
+        Dialect dialect = Dialect.of(spec.kind());
+        if (spec.file() != null) {
+            probeFile(spec);
+        }
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(spec.jdbcUrl());
         config.setPoolName("seat-store");
@@ -115,21 +187,26 @@ public final class JdbcSeatStore implements SeatStore {
         config.setMinimumIdle(1);
         config.setAutoCommit(false);
         config.setConnectionTimeout(10_000);
-        config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+        if (dialect != Dialect.SQLITE) {
+            // SQLite has one isolation level: a transaction sees one snapshot, and writers take turns.
+            config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+        }
         HikariDataSource pool;
         try {
             pool = new HikariDataSource(config);
         } catch (RuntimeException e) {
-            // Hikari's message can echo the URL; keep only the class so credentials never reach a log.
-            throw new StoreException("cannot open the " + spec.description() + " store ("
-                    + e.getClass().getSimpleName() + ")", null);
+            // Hikari's and the driver's messages can echo the URL; say what went wrong in words of our own.
+            throw new StoreException("cannot open the " + spec.description() + " store: "
+                    + UnreachableDatabase.why(spec, e), null);
         }
         JdbcSeatStore store = null;
         try {
-            store = new JdbcSeatStore(pool, spec.kind() == DbSpec.Kind.H2 ? h2FileOf(pool) : null, spec.kind(),
-                    maxConnections);
+            store = new JdbcSeatStore(pool, dialect == Dialect.H2 ? h2FileOf(pool) : null, dialect, maxConnections);
             store.createSchema();
             store.sizeH2Cache();
+            if (store.checkpointer != null) {
+                store.checkpointer.start();
+            }
         } catch (RuntimeException e) {
             if (store != null) {
                 store.close(); // stops the writer threads too
@@ -139,6 +216,36 @@ public final class JdbcSeatStore implements SeatStore {
             throw e;
         }
         return store;
+    }
+
+    /**
+     * Opens a file store once, directly, before the pool does: when the file cannot be used (a directory it cannot
+     * create, {@code /proc}, a corrupt file) the pool would say only "PoolInitializationException"; the engine's
+     * own message names the cause. A file path holds no credential, so its message may be shown.
+     */
+    private static void probeFile(DbSpec spec) {
+        java.nio.file.Path dir = spec.file().getParent();
+        try {
+            java.nio.file.Files.createDirectories(dir);
+        } catch (java.io.IOException | SecurityException e) {
+            throw new StoreException("cannot create the directory " + dir + " for the " + spec.description()
+                    + " store (" + e.getClass().getSimpleName() + ")", null);
+        }
+        // No trace file for H2's probe: when H2 cannot write one it prints a stack trace to stderr itself.
+        String url = spec.kind() == DbSpec.Kind.H2 ? spec.jdbcUrl() + ";TRACE_LEVEL_FILE=0" : spec.jdbcUrl();
+        try (Connection c = java.sql.DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            // SQLite opens any file lazily; the first read of its schema finds one that is not a database.
+            try (ResultSet rs = s.executeQuery(spec.kind() == DbSpec.Kind.H2 ? "SELECT 1"
+                    : "SELECT COUNT(*) FROM sqlite_master")) {
+                rs.next();
+            }
+        } catch (SQLException e) {
+            String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse("unknown").strip();
+            if (reason.length() > 240) {
+                reason = reason.substring(0, 240) + "...";
+            }
+            throw new StoreException("cannot open the " + spec.description() + " store: " + reason, null);
+        }
     }
 
     /**
@@ -182,10 +289,11 @@ public final class JdbcSeatStore implements SeatStore {
                 for (String ddl : SCHEMA) {
                     s.execute(ddl);
                 }
-                // Stores made before carry a unique index on the seats' key (see the class comment). It is dropped
-                // only when it is there: on PostgreSQL an ALTER TABLE locks the table even when it changes nothing,
-                // and every instance sharing the database runs this when it starts.
-                if (oldKeyIndexPresent(s)) {
+                // Stores made before carry a unique index on the seats' key (see the class comment); no SQLite store
+                // was ever made with it. It is dropped only when it is there: on PostgreSQL an ALTER TABLE locks
+                // the table even when it changes nothing, and every instance sharing the database runs this when
+                // it starts.
+                if (dialect != Dialect.SQLITE && oldKeyIndexPresent(s)) {
                     s.execute("ALTER TABLE seats DROP CONSTRAINT IF EXISTS seats_one_per_key");
                 }
             }
@@ -320,7 +428,7 @@ public final class JdbcSeatStore implements SeatStore {
                 insertKey.setLong(5, op.now().toEpochMilli());
                 insertKey.executeUpdate();
             } catch (SQLException e) {
-                if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                if (isUniqueViolation(e)) {
                     // The key exists (or a concurrent grant of it just committed, or it came twice in this
                     // group): write nothing for it; the caller asks claim(), which replays, refuses a mismatch
                     // or takes an expired claim over.
@@ -365,7 +473,7 @@ public final class JdbcSeatStore implements SeatStore {
                     insert.executeUpdate();
                     return new ClaimResult.Claimed(false);
                 } catch (SQLException e) {
-                    if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                    if (isUniqueViolation(e)) {
                         return null;
                     }
                     throw e;
@@ -586,24 +694,117 @@ public final class JdbcSeatStore implements SeatStore {
         }
     }
 
+    /**
+     * Empties both tables in one transaction that no grant can interleave with. Without that, a group commit that
+     * landed between the two deletes left seats whose keys were gone, and the retry of such a key wrote a second
+     * seat: a duplicate in the ledger that no client caused. On SQLite and H2 the store-wide lock shuts every
+     * writer of this process out (nothing else reaches their files); on PostgreSQL a table lock does it for every
+     * server sharing the database. It conflicts with the row locks of inserts and updates, not with reads, and it
+     * is taken in the order grants write (keys, then seats), so it waits for grants in flight instead of
+     * deadlocking with them.
+     */
     @Override
     public void reset() {
-        write(c -> {
+        Work<Void> empty = c -> {
             try (Statement s = c.createStatement()) {
+                if (dialect == Dialect.POSTGRESQL) {
+                    s.execute("LOCK TABLE idempotency_keys, seats IN SHARE ROW EXCLUSIVE MODE");
+                }
                 s.executeUpdate("DELETE FROM seats");
                 s.executeUpdate("DELETE FROM idempotency_keys");
             }
             return null;
-        });
+        };
+        if (writers == null) {
+            write(empty);
+            return;
+        }
+        Lock exclusive = writers.writeLock();
+        exclusive.lock();
+        try {
+            stored(inTransaction(empty));
+        } finally {
+            exclusive.unlock();
+        }
     }
 
     @Override
     public void close() {
+        closed = true;
         try {
             groups.close();
+            if (checkpointer != null) {
+                checkpointer.interrupt();
+                checkpointer.join(5_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             pool.close();
         }
+    }
+
+    /**
+     * SQLite's checkpoints, on a thread of their own. With SQLite's automatic checkpoint, the commit that filled the
+     * log copied a thousand pages into the database file and fsynced twice before its grants were answered: a
+     * stall of its group every second or so under load. Here, every {@link #CHECKPOINT_EVERY_MILLIS}, a passive
+     * checkpoint copies what the log holds while the writer goes on appending (it waits for no reader and no
+     * writer). Under steady load that never quite catches up, and SQLite starts the log again from its beginning
+     * only once a checkpoint has copied all of it; so once the log is past {@link #CHECKPOINT_RESTART_PAGES}, the
+     * checkpoint that follows runs under the store lock, where it has only the last moments' pages left to copy,
+     * and the next write starts the log afresh. The log's file is then bounded by about that size plus what
+     * arrives between two checkpoints. A failure here is logged, once per kind, and loses nothing: the log keeps
+     * every commit until a checkpoint succeeds.
+     */
+    private void checkpointLoop() {
+        String lastFailure = null;
+        while (!closed) {
+            try {
+                Thread.sleep(CHECKPOINT_EVERY_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+                c.setAutoCommit(true);
+                if (checkpoint(s) > CHECKPOINT_RESTART_PAGES) {
+                    Lock exclusive = writers.writeLock();
+                    exclusive.lock();
+                    try {
+                        checkpoint(s);
+                    } finally {
+                        exclusive.unlock();
+                    }
+                }
+                lastFailure = null;
+            } catch (SQLException | RuntimeException e) {
+                String failure = e.getClass().getSimpleName() + (e instanceof SQLException sql
+                        ? " " + sql.getErrorCode() : "");
+                if (!closed && !failure.equals(lastFailure)) {
+                    LOG.warn("checkpointing the SQLite log failed ({})", failure);
+                }
+                lastFailure = failure;
+            }
+        }
+    }
+
+    /** One passive checkpoint; returns the pages in the log. */
+    private static long checkpoint(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+            return rs.next() ? rs.getLong(2) : 0;
+        }
+    }
+
+    /**
+     * Whether a statement failed on a primary-key or unique constraint: SQLSTATE 23505 on PostgreSQL and H2, a
+     * constraint result code on SQLite, which reports no SQLSTATE.
+     */
+    private static boolean isUniqueViolation(SQLException e) {
+        if (e instanceof SQLiteException sqlite) {
+            SQLiteErrorCode code = sqlite.getResultCode();
+            return code == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY
+                    || code == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE;
+        }
+        return UNIQUE_VIOLATION.equals(e.getSQLState());
     }
 
     private static Seat seat(ResultSet rs) throws SQLException {
@@ -632,9 +833,26 @@ public final class JdbcSeatStore implements SeatStore {
      * if one of them failed, where H2 would otherwise only have recorded the failure. When this method returns
      * normally, the change is in the file, however the stores interleaved. This is also the group commit: the
      * grants of one {@link GroupCommit} group share one transaction and this one store.
+     *
+     * <p>On SQLite the commit itself appends the transaction's pages to the write-ahead log with a write to the
+     * file before it returns, so there is nothing more to wait for. On an embedded engine the transaction holds its
+     * side of the store-wide lock ({@link #writers}) from its first statement to its commit.
      */
     private <T> T write(Work<T> work) {
-        T result = inTransaction(work);
+        if (writers == null) {
+            return stored(inTransaction(work));
+        }
+        Lock lock = dialect == Dialect.SQLITE ? writers.writeLock() : writers.readLock();
+        lock.lock();
+        try {
+            return stored(inTransaction(work));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Returns {@code result} once the transaction that made it is in the H2 file, as {@link #write} says. */
+    private <T> T stored(T result) {
         if (h2File != null) {
             try {
                 h2File.commit();

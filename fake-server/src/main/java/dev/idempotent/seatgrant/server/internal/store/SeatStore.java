@@ -23,6 +23,17 @@ import java.util.concurrent.CompletableFuture;
 public interface SeatStore extends AutoCloseable {
 
     /**
+     * Opens the store {@code spec} names: {@link MemorySeatStore} for {@code mem}, else {@link JdbcSeatStore}.
+     *
+     * @param maxConnections the most concurrent calls a database store serves (its pool size)
+     * @throws StoreException if the database cannot be reached or its file cannot be used (the message names the
+     *                        cause and never a URL)
+     */
+    static SeatStore open(DbSpec spec, int maxConnections) {
+        return spec.kind() == DbSpec.Kind.MEMORY ? new MemorySeatStore() : JdbcSeatStore.open(spec, maxConnections);
+    }
+
+    /**
      * Writes {@code seat} and {@code key}, already completed, in one transaction: the uncontended keyed grant.
      * Grants that arrive together share one transaction and one commit (group commit); the future completes after
      * that commit returned, so the seat is stored before anyone is told about it. A concurrent transaction that
@@ -70,7 +81,10 @@ public interface SeatStore extends AutoCloseable {
 
     Ledger ledger();
 
-    /** Deletes every seat and key. */
+    /**
+     * Deletes every seat and key, atomically with respect to grants: a grant committed while it runs is either
+     * gone with everything else or kept whole, its seat with its key; never a seat whose key is gone.
+     */
     void reset();
 
     /** Closes the pool; further calls fail. */

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The default H2 file store keeps its file compact. Every grant rewrites one random leaf of the keys' index, and
+ * The H2 file store ({@code --db h2:PATH}) keeps its file compact. Every grant rewrites one random leaf of the keys' index, and
  * the chunk that held the old leaf usually keeps a few live pages of the tables that only grow at their end, so
  * few chunks ever empty by themselves. Something must rewrite such chunks: the store's writer does, a slice at a
  * time between group commits ({@code JdbcSeatStore.compactSlice}), with H2's own compaction switched off. With
@@ -46,7 +46,7 @@ class H2FileCompactionTest {
 
     @Test
     void grantsThatRewriteRandomPagesLeaveTheFileCompact() throws Exception {
-        DbSpec path = DbSpec.parse(dir.resolve("seats").toString());
+        DbSpec path = DbSpec.parse("h2:" + dir.resolve("seats"));
         DbSpec spec = new DbSpec(path.kind(), path.jdbcUrl() + ";RETENTION_TIME=0", path.description(), path.file());
         try (JdbcSeatStore store = JdbcSeatStore.open(spec, 4)) {
             Instant now = Instant.parse("2026-12-01T00:00:00Z");

@@ -3,7 +3,7 @@ package dev.idempotent.seatgrant.server.internal.store;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The store contract on an H2 file, the default store. */
+/** The store contract on an H2 file, the default store before SQLite. */
 class H2SeatStoreTest extends SeatStoreContract {
 
     @TempDir
@@ -12,6 +12,6 @@ class H2SeatStoreTest extends SeatStoreContract {
 
     @Override
     DbSpec freshDatabase() {
-        return DbSpec.parse(dir.resolve("seats" + (++databases)).toString());
+        return DbSpec.parse("h2:" + dir.resolve("seats" + (++databases)));
     }
 }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.spi.SLF4JServiceProvider;
 
 /** What a test-scope dependency on dev.idempotent:fake-server puts on a service's test classpath, and what not. */
-class ConsumerClasspathTest {
+class TestClasspathTest {
 
     @Test
     void noLoggingBackendAndNoInterviewCode() {

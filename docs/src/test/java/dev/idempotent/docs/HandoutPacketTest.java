@@ -1,0 +1,241 @@
+package dev.idempotent.docs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idempotent.docs.PacketVariant.Handout;
+import dev.idempotent.docs.TestResults.Status;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A handout is worth handing out only if it is the packet's exercise: for every domain of each packet, its
+ * starter compiles, fails its key tests exactly where the packet's starter fails them, takes its own reference
+ * patch strictly and then passes them all, and says nothing about where it came from; its names turn back into
+ * the packet's; and the command line does what the docs say, from a plain {@code java} launch too.
+ */
+class HandoutPacketTest {
+
+    private static final List<String> BARE_FAILURES = List.of(
+            "outcome1_201ExitsAfterOneAttemptAndRecordsReplayedFalse",
+            "outcome2_droppedThen409WithTheSameIdExitsWithoutAThirdCall",
+            "outcome3_400IsNotRetriedAndNotSleptOn",
+            "outcome4_503Then201RetriesOnceAndRecordsBothAttemptsUnderOneRequestId");
+
+    @TempDir
+    Path temp;
+
+    static Stream<String> seatGrantDomains() {
+        return PacketVariant.Spec.of("seat-grant").domains().stream().map(PacketVariant.Domain::id);
+    }
+
+    static Stream<String> fetchClientDomains() {
+        return PacketVariant.Spec.of("fetch-client").domains().stream().map(PacketVariant.Domain::id);
+    }
+
+    /** A handout of {@code domain}, written under the temporary folder. */
+    private Handout handout(String packet, String domain) {
+        Handout handout = PacketVariant.generate(ProjectRoot.get(), packet, ("build " + domain).getBytes(StandardCharsets.UTF_8),
+                domain);
+        PacketVariant.writeTree(temp.resolve("handout"), handout.handout());
+        PacketVariant.writeTree(temp.resolve("interviewer"), handout.interviewer());
+        return handout;
+    }
+
+    @ParameterizedTest(name = "seat-grant, {0}")
+    @MethodSource("seatGrantDomains")
+    void aSeatGrantHandoutFailsClosedOnItsKeyTestsAndPassesWithItsReferencePatch(String domain) {
+        Handout handout = handout("seat-grant", domain);
+        Map<String, String> names = handout.mapping().tokens();
+        Path starter = temp.resolve("handout/starter");
+        assertEquals(List.of(), StarterSilencePacketTest.leaks(starter));
+
+        String pkg = names.get("dev.idempotent.seatgrant.worker.fixture");
+        String smoke = pkg + "." + names.get("AgentSeatGrantWorkerSmokeTest");
+        String outcomes = pkg + ".SeatGrantOutcomesTest";
+        String signals = pkg + ".SeatGrantSignalsTest";
+        try (StarterRun run = StarterRun.copyOf(starter)) {
+            FileTrees.copy(temp.resolve("interviewer/key-tests"), run.root().resolve("src/test/java"));
+            TestResults bare = run.test(smoke, outcomes, signals);
+            assertTrue(bare.allPassed(smoke), bare::summary);
+            for (String failing : BARE_FAILURES) {
+                assertEquals(Status.FAILED, bare.get(outcomes, failing).status(), bare::summary);
+            }
+            assertEquals(Status.PASSED, bare.get(outcomes,
+                    "outcome5_fiveRetryableFailuresThrowExhaustedRetriesAndNeverSwallow").status(), bare::summary);
+            for (String failing : List.of("everyAttemptCarriesTheRequestIdAsItsKey", "a409IsASuccessAfterOnePost")) {
+                assertEquals(Status.FAILED, bare.get(signals, failing).status(), bare::summary);
+            }
+
+            run.applyPatch(temp.resolve("interviewer/reference.patch"));
+            TestResults patched = run.test(smoke, outcomes, signals);
+            assertTrue(patched.allPassed(smoke), patched::summary);
+            assertTrue(patched.allPassed(outcomes), patched::summary);
+            assertEquals(5, patched.of(outcomes).size(), patched::summary);
+            assertTrue(patched.allPassed(signals), patched::summary);
+        }
+    }
+
+    @ParameterizedTest(name = "fetch-client, {0}")
+    @MethodSource("fetchClientDomains")
+    void aFetchClientHandoutFailsClosedOnItsTestsAndPassesWithItsReferencePatch(String domain) {
+        Handout handout = handout("fetch-client", domain);
+        Map<String, String> names = handout.mapping().tokens();
+        Path starter = temp.resolve("handout/starter");
+        assertEquals(List.of(), StarterSilencePacketTest.leaks(starter));
+
+        String pkg = names.get("dev.idempotent.fetch");
+        String contract = pkg + "." + names.get("FetchClientContractTest");
+        String retry = pkg + "." + names.get("FetchClientRetryTest");
+        String gates = pkg + ".RetryGatesTest";
+        String secret = pkg + ".SecretUrlTest";
+        try (StarterRun run = StarterRun.copyOf(starter)) {
+            FileTrees.copy(temp.resolve("interviewer/interviewer-tests"), run.root().resolve("src/test/java"));
+            TestResults bare = run.test(contract, retry, gates);
+            assertTrue(bare.allPassed(contract), bare::summary);
+            assertEquals(Status.FAILED, bare.get(retry, names.get("retries503ThenSucceeds")).status(), bare::summary);
+            assertEquals(Status.PASSED, bare.get(retry, names.get("doesNotRetry404")).status(), bare::summary);
+            assertEquals(Status.FAILED, bare.get(gates, "a429AndA503AreBothRetried").status(), bare::summary);
+
+            run.applyPatch(temp.resolve("interviewer/reference.patch"));
+            TestResults patched = run.test(contract, retry, gates, secret);
+            for (String cls : List.of(contract, retry, gates, secret)) {
+                assertTrue(patched.allPassed(cls), patched::summary);
+            }
+        }
+    }
+
+    /** The mapping is exact: a handout's starter, translated back, has the packet's code (comments aside). */
+    @ParameterizedTest
+    @ValueSource(strings = {"seat-grant", "fetch-client"})
+    void everyDomainsStarterTranslatesBackToThePacketsCode(String packet) {
+        Path canonical = ProjectRoot.packet(packet).resolve("starter");
+        SortedMap<String, String> expected = PacketVariant.readTree(canonical);
+        for (PacketVariant.Domain domain : PacketVariant.Spec.of(packet).domains()) {
+            Handout handout = PacketVariant.generate(ProjectRoot.get(), packet, "back".getBytes(StandardCharsets.UTF_8),
+                    domain.id());
+            Path out = temp.resolve(domain.id());
+            PacketVariant.writeTree(out.resolve("in"), handout.handout());
+            PacketVariant.translateBack(handout.mapping(), out.resolve("in/starter"), out.resolve("back"));
+            SortedMap<String, String> back = PacketVariant.readTree(out.resolve("back"));
+            assertEquals(expected.keySet(), back.keySet(), domain.id());
+            expected.forEach((path, text) -> {
+                if (path.endsWith(".java")) {
+                    assertEquals(JavaSource.code(text), JavaSource.code(back.get(path)), domain.id() + ": " + path);
+                } else if (path.equals("pom.xml")) {
+                    assertEquals(coordinates(text), coordinates(back.get(path)), domain.id() + ": " + path);
+                } else {
+                    assertEquals(withoutXmlComments(text), withoutXmlComments(back.get(path)), domain.id() + ": " + path);
+                }
+            });
+        }
+    }
+
+    @Test
+    void theSameSecretGivesTheSameHandoutAndAnotherSecretAnotherOne() {
+        byte[] secret = "kept in the interviewers' vault".getBytes(StandardCharsets.UTF_8);
+        Handout once = PacketVariant.generate(ProjectRoot.get(), "seat-grant", secret, null);
+        Handout again = PacketVariant.generate(ProjectRoot.get(), "seat-grant", secret.clone(), null);
+        assertEquals(once.handout(), again.handout());
+        assertEquals(once.interviewer(), again.interviewer());
+        Handout other = PacketVariant.generate(ProjectRoot.get(), "seat-grant",
+                "kept in another vault".getBytes(StandardCharsets.UTF_8), null);
+        assertNotEquals(once.mapping().tokens(), other.mapping().tokens());
+    }
+
+    @Test
+    void theCommandLineWritesAHandoutFromASecretFileAndRefusesWhatItCannotDo() throws IOException {
+        Path secret = Files.writeString(temp.resolve("secret.txt"), "round seven, spring\r\n\n");
+        Path out = temp.resolve("round-7");
+        assertEquals(0, cli("seat-grant", "--secret-file", secret.toString(), out.toString()).code(), "exit code");
+        Handout expected = PacketVariant.generate(ProjectRoot.get(), "seat-grant",
+                "round seven, spring".getBytes(StandardCharsets.UTF_8), null);
+        assertEquals(expected.handout(), PacketVariant.readTree(out.resolve("handout")),
+                "line endings and trailing blank lines of the secret file do not change the handout");
+        assertEquals(expected.interviewer(), PacketVariant.readTree(out.resolve("interviewer")));
+
+        assertEquals(2, cli("seat-grant", "--secret-file", secret.toString(), out.toString()).code(), "OUT exists");
+        Path empty = Files.writeString(temp.resolve("empty.txt"), " \n");
+        assertEquals(2, cli("seat-grant", "--secret-file", empty.toString(), temp.resolve("e").toString()).code());
+        assertEquals(2, cli("seat-grant", "7").code(), "usage");
+        assertEquals(2, cli("no-such-packet", "--secret-file", secret.toString(), temp.resolve("n").toString()).code());
+        Run number = cli("fetch-client", "7", temp.resolve("n7").toString());
+        assertEquals(0, number.code());
+        assertTrue(number.err().contains("never hand it out"), number.err());
+    }
+
+    @Test
+    void translateBackOnTheCommandLineUsesTheMappingTheHandoutCameWith() {
+        Path out = temp.resolve("h");
+        assertEquals(0, cli("seat-grant", "3", out.toString()).code());
+        Path back = temp.resolve("back");
+        assertEquals(0, cli("translate-back", out.resolve("interviewer/mapping.tsv").toString(),
+                out.resolve("handout/starter").toString(), back.toString()).code());
+        String worker = "src/main/java/dev/idempotent/seatgrant/worker/fixture/AgentSeatGrantWorker.java";
+        assertEquals(JavaSource.code(ProjectRoot.packet("seat-grant").resolve("starter").resolve(worker)),
+                JavaSource.code(back.resolve(worker)));
+    }
+
+    /** The contract: a single-file program that plain {@code java} runs, with no classpath. */
+    @Test
+    void plainJavaRunsTheGeneratorAsASingleSourceFile() throws Exception {
+        Path secret = Files.writeString(temp.resolve("s.txt"), "a launch from the shell");
+        Path out = temp.resolve("launched");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process process = new ProcessBuilder(java.toString(),
+                ProjectRoot.get().resolve("docs/src/test/java/dev/idempotent/docs/PacketVariant.java").toString(),
+                "fetch-client", "--secret-file", secret.toString(), out.toString(), "--root", ProjectRoot.get().toString())
+                .redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the launch ends");
+        assertEquals(0, process.exitValue(), output);
+        Handout expected = PacketVariant.generate(ProjectRoot.get(), "fetch-client",
+                "a launch from the shell".getBytes(StandardCharsets.UTF_8), null);
+        assertEquals(expected.handout(), PacketVariant.readTree(out.resolve("handout")));
+    }
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run cli(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        List<String> withRoot = new java.util.ArrayList<>(List.of(args));
+        withRoot.addAll(List.of("--root", ProjectRoot.get().toString()));
+        int code = PacketVariant.run(withRoot.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The project's own coordinates and entry point in a pom: what a translated-back pom must restore. */
+    private static SortedMap<String, String> coordinates(String pom) {
+        SortedMap<String, String> found = new TreeMap<>();
+        Matcher m = Pattern.compile("<(groupId|artifactId|name|finalName|mainClass)>([^<]*)</\\1>").matcher(pom);
+        while (m.find()) {
+            found.putIfAbsent(m.group(1), m.group(2));
+        }
+        return found;
+    }
+
+    private static String withoutXmlComments(String xml) {
+        return xml.replaceAll("(?s)<!--.*?-->", "").replaceAll("(?m)^\\s*\\n", "");
+    }
+}
