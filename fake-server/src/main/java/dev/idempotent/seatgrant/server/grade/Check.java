@@ -17,8 +17,8 @@ record Check(String id, Signal signal, String summary, UnaryOperator<ServerConfi
 
     /**
      * A verdict and its reason; the trial's facts are appended to make the evidence. An inconclusive judgement
-     * (the trial did not set up what the check needs, e.g. twins that did not overlap) is a failure that the
-     * grader tries once more on a fresh server before reporting it.
+     * (the trial did not set up what the check needs, e.g. twins that did not overlap) is tried once more on a
+     * fresh server, and reported {@link Result#INCONCLUSIVE} if the second trial cannot tell either.
      */
     record Judgement(boolean passed, String reason, boolean inconclusive) {
         static Judgement pass(String reason) {

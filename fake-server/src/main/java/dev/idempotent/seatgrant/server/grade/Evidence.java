@@ -19,20 +19,24 @@ final class Evidence {
         return deliveries.isEmpty() ? "none" : fold(deliveries.stream().map(Delivery::verdict).toList());
     }
 
-    /** What each POST got, in order, repeats folded: {@code 504 after commit, 409 replay}. */
-    static String answers(List<JournalEntry> posts) {
-        return fold(posts.stream().map(Evidence::answer).toList());
+    /** What each request got, in arrival order, repeats folded: {@code 504 after commit, 409 replay}. */
+    static String answers(List<JournalEntry> requests) {
+        return fold(requests.stream().map(Evidence::answer).toList());
     }
 
-    /** What one POST got, as the worker experienced it and with what the server did behind it. */
+    /** What one request got, as the worker experienced it and with what the server did behind it. */
     static String answer(JournalEntry e) {
+        if (e.method().equals("GET")) {
+            return "looked up (" + (e.status() == null ? "no answer" : e.status()) + ")";
+        }
         String fault = e.fault();
         if (fault != null) {
             return switch (fault) {
                 case "reset-after-commit" -> "reset after commit";
                 case "close-after-commit" -> "closed after commit";
                 case "hang-after-commit" -> "held open after commit";
-                case "status-after-commit" -> e.status() + " after commit";
+                case "status-after-commit" -> e.status() == 409 ? "409 in progress after commit"
+                        : e.status() + " after commit";
                 case "reset" -> "reset";
                 case "close" -> "closed";
                 case "status" -> e.status() == 409 ? "409 in progress" : String.valueOf(e.status());
@@ -57,7 +61,10 @@ final class Evidence {
         return String.valueOf(status);
     }
 
-    /** The Idempotency-Key of each POST: {@code requestId on all 3}, or the sequence with repeats folded. */
+    /**
+     * The Idempotency-Key of each POST: {@code the requestId on all 3}, one other key on all of them (and how it
+     * relates to the requestId), or the sequence with repeats folded.
+     */
     static String keys(List<JournalEntry> posts, String requestId) {
         if (posts.isEmpty()) {
             return "-";
@@ -65,25 +72,35 @@ final class Evidence {
         if (posts.stream().allMatch(e -> requestId.equals(e.idempotencyKey()))) {
             return "the requestId on all " + posts.size();
         }
-        long distinct = posts.stream().map(JournalEntry::idempotencyKey).distinct().count();
-        if (distinct > 3) {
+        List<String> distinctKeys = posts.stream().map(JournalEntry::idempotencyKey).distinct().toList();
+        if (distinctKeys.size() == 1) {
+            String key = distinctKeys.get(0);
+            return key == null ? "none on all " + posts.size()
+                    : "one key on all " + posts.size() + ", not the requestId: " + key(key, requestId);
+        }
+        if (distinctKeys.size() > 3) {
             long keyless = posts.stream().filter(e -> e.idempotencyKey() == null).count();
-            return distinct + " different keys on " + posts.size() + " POSTs" + (keyless > 0 ? ", " + keyless
-                    + " without one" : "") + (posts.stream().anyMatch(e -> requestId.equals(e.idempotencyKey()))
+            return distinctKeys.size() + " different keys on " + posts.size() + " POSTs" + (keyless > 0 ? ", "
+                    + keyless + " without one" : "") + (distinctKeys.contains(requestId)
                     ? ", the requestId among them" : ", none of them the requestId");
         }
-        List<String> keys = new ArrayList<>();
-        for (JournalEntry e : posts) {
-            String key = e.idempotencyKey();
-            if (key == null) {
-                keys.add("none");
-            } else if (key.equals(requestId)) {
-                keys.add("the requestId");
-            } else {
-                keys.add(key.length() > 12 ? key.substring(0, 12) + "..." : key);
-            }
+        return fold(posts.stream().map(e -> e.idempotencyKey() == null ? "none" : key(e.idempotencyKey(), requestId))
+                .toList());
+    }
+
+    /** A key as evidence: {@code the requestId}, {@code 'seat-grant:' + the requestId}, or its first 12 characters. */
+    static String key(String key, String requestId) {
+        if (key.equals(requestId)) {
+            return "the requestId";
         }
-        return fold(keys);
+        int at = key.indexOf(requestId);
+        if (at >= 0) {
+            String before = key.substring(0, at);
+            String after = key.substring(at + requestId.length());
+            return (before.isEmpty() ? "" : "'" + line(before) + "' + ") + "the requestId"
+                    + (after.isEmpty() ? "" : " + '" + line(after) + "'");
+        }
+        return line(key.length() > 12 ? key.substring(0, 12) + "..." : key);
     }
 
     /** Seconds with two decimals: {@code 2.03 s}. */

@@ -4,21 +4,31 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
- * The grade: every check's result, each signal's score, the duplicate count and the verdict.
+ * The grade: every check's result, each signal's score, the two gates and the verdict.
  *
- * <p>A signal is 2 when all its checks pass, 1 when at least half do, 0 otherwise (also when none of its checks
- * ran). Any duplicate seat makes Idempotency 0. The worker passes with Timeout semantics at least 1, Idempotency
- * at least 1 and a sum of at least 5 of 8: the seat-grant rubric's rule (6 of 10, non-zero on timeouts and
- * idempotency), scaled to the four signals behaviour can show.
+ * <p>A signal is 2 when all its checks pass, 1 when at least half do (3 of 5, 2 of 4, 3 of 6, 1 of 2), 0 otherwise
+ * (also when none of its checks ran). Any duplicate seat makes Idempotency 0. The sum passes with Timeout semantics
+ * at least 1, Idempotency at least 1 and at least 5 of 8: the seat-grant rubric's rule (6 of 10, non-zero on timeouts
+ * and idempotency), scaled to the four signals behaviour can show. Two gates stand beside the sum, and either fails
+ * the worker whatever its sum: <b>safety</b> (no user ends with two seats) and <b>liveness</b> (every delivery ends
+ * on its own before the delivery timeout).
+ *
+ * <p>An inconclusive check counts as not passed in the signals, which are so the worker's lowest possible scores.
+ * The verdict is {@link Result#INCONCLUSIVE} only when the inconclusive checks decide it: the worker fails with them
+ * counted as failures and would pass with them counted as passes.
  *
  * @param checks     the results, in catalogue order
  * @param signals    each signal's score, 0 to 2
  * @param duplicates users left with more than one seat, over all checks
- * @param pass       the verdict
+ * @param safety     the safety gate: no duplicate seat
+ * @param liveness   the liveness gate: no delivery killed at the delivery timeout
+ * @param verdict    pass, fail, or inconclusive
  */
-public record GradeReport(List<CheckResult> checks, Map<Signal, Integer> signals, int duplicates, boolean pass) {
+public record GradeReport(List<CheckResult> checks, Map<Signal, Integer> signals, int duplicates, Gate safety,
+                          Gate liveness, Result verdict) {
 
     /** The lowest sum of the four signals that passes. */
     public static final int PASSING_SUM = 5;
@@ -31,10 +41,31 @@ public record GradeReport(List<CheckResult> checks, Map<Signal, Integer> signals
     /** Scores the results. */
     public static GradeReport of(List<CheckResult> checks) {
         int duplicates = checks.stream().mapToInt(CheckResult::duplicates).sum();
+        Map<Signal, Integer> low = scores(checks, CheckResult::passed, duplicates);
+        Map<Signal, Integer> high = scores(checks, c -> c.result() != Result.FAIL, duplicates);
+        Gate safety = duplicates == 0
+                ? new Gate(true, "no user ended with two seats")
+                : new Gate(false, duplicates + (duplicates == 1 ? " user" : " users") + " ended with two seats or more: "
+                        + String.join(", ", checks.stream().filter(c -> c.duplicates() > 0).map(CheckResult::id)
+                                .toList()));
+        Gate liveness = checks.stream().filter(c -> c.neverEnded() != null).findFirst()
+                .map(c -> new Gate(false, c.id() + ": " + c.neverEnded()))
+                .orElseGet(() -> new Gate(true, "every delivery ended on its own"));
+        Result verdict;
+        if (!safety.passed() || !liveness.passed() || !sumPasses(high)) {
+            verdict = Result.FAIL;
+        } else {
+            verdict = sumPasses(low) ? Result.PASS : Result.INCONCLUSIVE;
+        }
+        return new GradeReport(checks, low, duplicates, safety, liveness, verdict);
+    }
+
+    private static Map<Signal, Integer> scores(List<CheckResult> checks, Predicate<CheckResult> counts,
+                                               int duplicates) {
         Map<Signal, Integer> signals = new EnumMap<>(Signal.class);
         for (Signal signal : Signal.values()) {
             List<CheckResult> behind = checks.stream().filter(c -> c.signal() == signal).toList();
-            long passed = behind.stream().filter(CheckResult::passed).count();
+            long passed = behind.stream().filter(counts).count();
             int score;
             if (behind.isEmpty()) {
                 score = 0;
@@ -49,9 +80,17 @@ public record GradeReport(List<CheckResult> checks, Map<Signal, Integer> signals
             // One seat per requestId is the invariant; nothing else a worker does makes up for breaking it.
             signals.put(Signal.IDEMPOTENCY, 0);
         }
+        return signals;
+    }
+
+    private static boolean sumPasses(Map<Signal, Integer> signals) {
         int sum = signals.values().stream().mapToInt(Integer::intValue).sum();
-        boolean pass = signals.get(Signal.TIMEOUT) >= 1 && signals.get(Signal.IDEMPOTENCY) >= 1 && sum >= PASSING_SUM;
-        return new GradeReport(checks, signals, duplicates, pass);
+        return signals.get(Signal.TIMEOUT) >= 1 && signals.get(Signal.IDEMPOTENCY) >= 1 && sum >= PASSING_SUM;
+    }
+
+    /** Whether the worker passes: the verdict is {@link Result#PASS}. */
+    public boolean pass() {
+        return verdict == Result.PASS;
     }
 
     /** The sum of the four signals, 0 to 8. */

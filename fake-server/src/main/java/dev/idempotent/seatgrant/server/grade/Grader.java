@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -13,31 +14,44 @@ import java.util.concurrent.Future;
 
 /**
  * Grades one seat-grant worker, given as a command, against the fixed catalogue of checks: each check gets its own
- * fresh in-memory server and fault plan, and checks run side by side, since none shares a server.
+ * fresh in-memory server and fault plan, and checks run side by side, since none shares a server. Before the first
+ * delivery, the grader warms its own JVM on a throwaway server ({@link Warmup}), so no check meets a cold server.
  *
  * <pre>{@code
  * GradeReport report = new Grader(List.of("node", "worker.mjs"), Duration.ofSeconds(60)).grade(Set.of());
  * }</pre>
+ *
+ * <p>Thread-safe: two grades may run at once, each with its own servers.
  */
 public final class Grader {
 
     /** The default bound on one delivery, after which the worker is killed and the delivery counts as a nack. */
     public static final Duration DEFAULT_TIMEOUT_PER_DELIVERY = Duration.ofSeconds(60);
 
+    /** The most times {@link #grade(Collection, int)} grades a worker in one call. */
+    public static final int MAX_REPEAT = 20;
+
     /** One catalogue entry as {@code grade --list} shows it. */
     public record CheckInfo(String id, Signal signal, String summary) { }
 
     private final WorkerCommand worker;
+    private final Trial.Pauser pauser;
 
     /**
      * @param command            the worker's command and arguments, run once per delivery
      * @param timeoutPerDelivery how long one delivery may run before it is killed and counted as a nack
      */
     public Grader(List<String> command, Duration timeoutPerDelivery) {
+        this(command, timeoutPerDelivery, duration -> Thread.sleep(duration.toMillis()));
+    }
+
+    /** As a test builds one: {@code pauser} stands in for the bus's wait between a nack and the redelivery. */
+    Grader(List<String> command, Duration timeoutPerDelivery, Trial.Pauser pauser) {
         if (timeoutPerDelivery.isNegative() || timeoutPerDelivery.isZero()) {
             throw new IllegalArgumentException("the delivery timeout must be positive");
         }
         this.worker = new WorkerCommand(command, timeoutPerDelivery);
+        this.pauser = pauser;
     }
 
     /** The catalogue, in report order. */
@@ -46,7 +60,7 @@ public final class Grader {
     }
 
     /**
-     * Runs the checks with these ids (all of them when {@code only} is empty) and scores the results.
+     * Runs the checks with these ids (all of them when {@code only} is empty) once and scores the results.
      *
      * @throws IllegalArgumentException if an id is not in the catalogue
      * @throws WorkerStartException if the worker's command cannot be started
@@ -54,15 +68,46 @@ public final class Grader {
      *                                    the server
      */
     public GradeReport grade(Collection<String> only) {
+        return grade(only, 1);
+    }
+
+    /**
+     * Grades the worker {@code repeat} times over, each time from fresh servers, and scores the runs together: a
+     * check passes only if it passed every time; one that passed only sometimes fails, named as flaky.
+     *
+     * @throws IllegalArgumentException if an id is not in the catalogue, or {@code repeat} is not 1 to
+     *                                  {@value #MAX_REPEAT}
+     * @throws WorkerStartException if the worker's command cannot be started
+     * @throws WorkerUnreachableException if the first check's first delivery failed with no request reaching
+     *                                    the server
+     */
+    public GradeReport grade(Collection<String> only, int repeat) {
+        if (repeat < 1 || repeat > MAX_REPEAT) {
+            throw new IllegalArgumentException("repeat must be from 1 to " + MAX_REPEAT);
+        }
         Set<String> known = Set.copyOf(catalogue().stream().map(CheckInfo::id).toList());
         for (String id : only) {
             if (!known.contains(id)) {
-                throw new IllegalArgumentException("no check called '" + id + "' (see grade --list)");
+                throw new IllegalArgumentException("no check called '" + id + "'");
             }
         }
         List<Check> selected = Catalogue.checks().stream()
                 .filter(c -> only.isEmpty() || only.contains(c.id()))
                 .toList();
+        Warmup.once();
+        List<List<CheckResult>> runs = new ArrayList<>();
+        for (int i = 0; i < repeat; i++) {
+            runs.add(runAll(selected, i == 0));
+        }
+        List<CheckResult> merged = new ArrayList<>();
+        for (int c = 0; c < selected.size(); c++) {
+            int index = c;
+            merged.add(CheckResult.merge(runs.stream().map(run -> run.get(index)).toList()));
+        }
+        return GradeReport.of(merged);
+    }
+
+    private List<CheckResult> runAll(List<Check> selected, boolean probe) {
         // The waits are mostly the server's and the worker's, not CPU; but every delivery starts a process.
         int parallel = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallel, selected.size()), runnable -> {
@@ -74,14 +119,14 @@ public final class Grader {
             List<Future<CheckResult>> futures = new ArrayList<>();
             for (Check check : selected) {
                 // Only the first check's first delivery asks whether the worker reaches the server at all.
-                boolean probe = check == selected.get(0);
-                futures.add(pool.submit(() -> run(check, probe)));
+                boolean probeThis = probe && check == selected.get(0);
+                futures.add(pool.submit(() -> run(check, probeThis)));
             }
             List<CheckResult> results = new ArrayList<>();
             for (Future<CheckResult> future : futures) {
                 results.add(future.get());
             }
-            return GradeReport.of(results);
+            return results;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException cause) {
                 throw cause;
@@ -95,28 +140,47 @@ public final class Grader {
         }
     }
 
+    /**
+     * One check, tried a second time on a fresh server when the first trial did not pass and could not tell: the
+     * trial's own server was the slow party, or the trial did not set up what the check needs. A second such trial
+     * is reported inconclusive.
+     */
     private CheckResult run(Check check, boolean probe) {
-        CheckResult result = runOnce(check, true, probe);
-        return result != null ? result : runOnce(check, false, false);
+        Attempt first = runOnce(check, probe);
+        if (first.doubt().isEmpty()) {
+            return first.result();
+        }
+        Attempt second = runOnce(check, false);
+        if (second.doubt().isEmpty()) {
+            return second.result();
+        }
+        CheckResult r = second.result();
+        return new CheckResult(r.id(), r.signal(), Result.INCONCLUSIVE, second.doubt().get() + ", twice: not the"
+                + " worker's doing; grade again on a less loaded machine | " + second.facts(), r.duplicates(),
+                r.deliveries(), 1, 0, r.neverEnded());
     }
 
-    /** One trial of the check; null when it was inconclusive and {@code mayRetry}, so the caller tries again. */
-    private CheckResult runOnce(Check check, boolean mayRetry, boolean probe) {
+    /** A trial's result, its facts, and why it cannot be trusted when it cannot (empty: it can). */
+    private record Attempt(CheckResult result, String facts, Optional<String> doubt) { }
+
+    private Attempt runOnce(Check check, boolean probe) {
         ServerConfig config = check.server().apply(ServerConfig.builder().db("mem")).build();
-        try (Trial trial = new Trial(worker, config, probe)) {
+        try (Trial trial = new Trial(worker, config, probe, pauser)) {
             Check.Judgement judgement = check.scenario().run(trial);
-            if (judgement.inconclusive() && mayRetry && trial.seats() <= 1) {
-                return null;
+            String facts = trial.facts();
+            CheckResult result = new CheckResult(check.id(), check.signal(),
+                    judgement.passed() ? Result.PASS : Result.FAIL, judgement.reason() + " | " + facts,
+                    trial.duplicates(), trial.deliveryResults(), 1, judgement.passed() ? 1 : 0,
+                    trial.neverEnded().orElse(null));
+            Optional<String> doubt = Optional.empty();
+            if (judgement.inconclusive()) {
+                doubt = Optional.of(judgement.reason());
+            } else if (!judgement.passed()) {
+                // A pass on a slow server stands; a failure may be the server's doing, so it is tried again.
+                doubt = trial.slowAnswer().map(slow -> "the grader's own server was the slow party (" + slow
+                        + ", more than " + Trial.SLOW_ANSWER.toMillis() + " ms)");
             }
-            boolean passed = judgement.passed();
-            String reason = judgement.reason();
-            if (passed && trial.seats() > 1) {
-                // Whatever else a check looks at, a second seat for the requestId fails it.
-                passed = false;
-                reason = trial.seats() + " seats for one requestId";
-            }
-            return new CheckResult(check.id(), check.signal(), passed, reason + " | " + trial.facts(),
-                    trial.duplicates());
+            return new Attempt(result, facts, doubt);
         }
     }
 }

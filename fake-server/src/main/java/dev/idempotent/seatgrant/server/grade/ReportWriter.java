@@ -15,48 +15,72 @@ public final class ReportWriter {
     }
 
     /**
-     * {@code {"checks": [{"id", "signal", "passed", "evidence"}], "signals": {"timeout", "idempotency",
-     * "errorClasses", "observability"}, "duplicates": n, "pass": bool}} on one line.
+     * One line: {@code {"checks": [{"id", "signal", "passed", "result", "runs", "passes", "flaky", "evidence",
+     * "deliveries": [{"exit", "killed", "ms", "output", "outputTruncated"}]}], "signals": {"timeout", "idempotency",
+     * "errorClasses", "observability"}, "duplicates", "gates": {"safety": {"passed", "reason"}, "liveness":
+     * {"passed", "reason"}}, "pass", "verdict"}}.
      */
     public static String json(GradeReport report) {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode checks = root.putArray("checks");
         for (CheckResult c : report.checks()) {
-            checks.addObject()
+            ObjectNode check = checks.addObject()
                     .put("id", c.id())
                     .put("signal", c.signal().jsonName())
                     .put("passed", c.passed())
+                    .put("result", c.result().jsonName())
+                    .put("runs", c.runs())
+                    .put("passes", c.passes())
+                    .put("flaky", c.flaky())
                     .put("evidence", c.evidence());
+            ArrayNode deliveries = check.putArray("deliveries");
+            for (DeliveryResult d : c.deliveries()) {
+                deliveries.addObject()
+                        .put("exit", d.exit())
+                        .put("killed", d.killed())
+                        .put("ms", d.ms())
+                        .put("output", d.output())
+                        .put("outputTruncated", d.outputTruncated());
+            }
         }
         ObjectNode signals = root.putObject("signals");
         for (Signal s : Signal.values()) {
             signals.put(s.jsonName(), report.signals().get(s));
         }
         root.put("duplicates", report.duplicates());
+        ObjectNode gates = root.putObject("gates");
+        gates.putObject("safety").put("passed", report.safety().passed()).put("reason", report.safety().reason());
+        gates.putObject("liveness").put("passed", report.liveness().passed())
+                .put("reason", report.liveness().reason());
         root.put("pass", report.pass());
+        root.put("verdict", report.verdict().jsonName());
         return root.toString();
     }
 
-    /** One row per check, then the signals and the verdict. */
+    /** One row per check, then the signals, the gates and the verdict. */
     public static String table(GradeReport report) {
         int idWidth = Math.max("check".length(), report.checks().stream().mapToInt(c -> c.id().length()).max().orElse(0));
         int signalWidth = Math.max("signal".length(),
                 report.checks().stream().mapToInt(c -> c.signal().jsonName().length()).max().orElse(0));
-        String row = "%-" + idWidth + "s  %-" + signalWidth + "s  %-6s %s%n";
+        int resultWidth = report.checks().stream().mapToInt(c -> word(c).length()).max().orElse(0);
+        String row = "%-" + idWidth + "s  %-" + signalWidth + "s  %-" + Math.max(6, resultWidth) + "s %s%n";
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, row, "check", "signal", "result", "evidence"));
         for (CheckResult c : report.checks()) {
-            out.append(String.format(Locale.ROOT, row, c.id(), c.signal().jsonName(), c.passed() ? "pass" : "FAIL",
-                    c.evidence()));
+            out.append(String.format(Locale.ROOT, row, c.id(), c.signal().jsonName(), word(c), c.evidence()));
         }
         out.append(System.lineSeparator()).append("signals (2: every check passes; 1: at least half do; 0: fewer)")
                 .append(System.lineSeparator());
         for (Signal s : Signal.values()) {
             List<CheckResult> behind = report.checks().stream().filter(c -> c.signal() == s).toList();
             long passed = behind.stream().filter(CheckResult::passed).count();
+            long inconclusive = behind.stream().filter(c -> c.result() == Result.INCONCLUSIVE).count();
             String note = s == Signal.IDEMPOTENCY && report.duplicates() > 0
                     ? "; 0 because of " + report.duplicates() + " duplicate" + (report.duplicates() == 1 ? "" : "s")
                     : "";
+            if (inconclusive > 0) {
+                note += "; " + inconclusive + " inconclusive, counted as not passed";
+            }
             out.append(String.format(Locale.ROOT, "  %-18s %d   %d of %d checks: %s%s%n", s.title(),
                     report.signals().get(s), passed, behind.size(),
                     behind.isEmpty() ? "none ran" : String.join(", ", behind.stream().map(CheckResult::id).toList()),
@@ -67,10 +91,33 @@ public final class ReportWriter {
         out.append(System.lineSeparator());
         out.append(String.format(Locale.ROOT, "duplicates: %d (users left with more than one seat, over all checks)%n",
                 report.duplicates()));
+        out.append(gate("safety", report.safety())).append(gate("liveness", report.liveness()));
         out.append(String.format(Locale.ROOT,
-                "%s: Timeout semantics %d (needs 1), Idempotency %d (needs 1), sum %d of 8 (needs %d)%n",
-                report.pass() ? "PASS" : "FAIL", report.signals().get(Signal.TIMEOUT),
-                report.signals().get(Signal.IDEMPOTENCY), report.sum(), GradeReport.PASSING_SUM));
+                "%s: Timeout semantics %d (needs 1), Idempotency %d (needs 1), sum %d of 8 (needs %d)%s%n",
+                report.verdict().word().toUpperCase(Locale.ROOT), report.signals().get(Signal.TIMEOUT),
+                report.signals().get(Signal.IDEMPOTENCY), report.sum(), GradeReport.PASSING_SUM, because(report)));
         return out.toString();
+    }
+
+    private static String word(CheckResult c) {
+        return c.flaky() ? "FAIL (flaky)" : c.result().word();
+    }
+
+    private static String gate(String name, Gate gate) {
+        return String.format(Locale.ROOT, "%s gate: %s: %s%n", name, gate.passed() ? "pass" : "FAIL", gate.reason());
+    }
+
+    /** Why the verdict is what it is, when the signals alone do not say. */
+    private static String because(GradeReport report) {
+        if (report.verdict() == Result.INCONCLUSIVE) {
+            return "; the inconclusive checks decide it (exit 4)";
+        }
+        if (report.verdict() == Result.FAIL && !report.liveness().passed()) {
+            return "; the liveness gate fails it";
+        }
+        if (report.verdict() == Result.FAIL && !report.safety().passed()) {
+            return "; the safety gate fails it";
+        }
+        return "";
     }
 }

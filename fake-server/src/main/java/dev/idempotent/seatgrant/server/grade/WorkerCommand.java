@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,6 +32,17 @@ final class WorkerCommand {
     /** More log than this per stream is cut: the checks need lines, not megabytes. */
     private static final int MAX_LOG_BYTES = 1 << 20;
 
+    /**
+     * The deliveries running now, across every grade in this JVM: a grade stopped from outside (Ctrl-C, a
+     * SIGTERM) kills them on its way out, so no worker outlives the grader.
+     */
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(WorkerCommand::kill),
+                "grade-kill-workers"));
+    }
+
     private final List<String> command;
     private final Duration timeout;
 
@@ -39,6 +52,11 @@ final class WorkerCommand {
         }
         this.command = List.copyOf(command);
         this.timeout = timeout;
+    }
+
+    /** How long a delivery may run before it is killed. */
+    Duration timeout() {
+        return timeout;
     }
 
     /**
@@ -64,28 +82,36 @@ final class WorkerCommand {
                 throw new WorkerStartException("cannot start the worker '" + command.get(0) + "': "
                         + firstLine(e.getMessage()));
             }
-            try (OutputStream stdin = process.getOutputStream()) {
-                stdin.write((eventLine + "\n").getBytes(StandardCharsets.UTF_8));
-            } catch (IOException closedEarly) {
-                // A worker that exits without reading its event is judged by what it did, not by this pipe.
-            }
+            RUNNING.add(process);
             boolean finished;
             try {
-                finished = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                kill(process);
-                throw e;
-            }
-            if (!finished) {
-                kill(process);
-                process.waitFor(10, TimeUnit.SECONDS);
+                try (OutputStream stdin = process.getOutputStream()) {
+                    stdin.write((eventLine + "\n").getBytes(StandardCharsets.UTF_8));
+                } catch (IOException closedEarly) {
+                    // A worker that exits without reading its event is judged by what it did, not by this pipe.
+                }
+                try {
+                    finished = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    kill(process);
+                    throw e;
+                }
+                if (!finished) {
+                    kill(process);
+                    process.waitFor(10, TimeUnit.SECONDS);
+                }
+            } finally {
+                RUNNING.remove(process);
             }
             Instant end = Instant.now();
-            List<String> log = new ArrayList<>(lines(out));
-            List<String> errLines = lines(err);
+            Captured stdout = read(out);
+            Captured stderr = read(err);
+            List<String> log = new ArrayList<>(stdout.lines());
+            List<String> errLines = stderr.lines();
             log.addAll(errLines);
             return new Delivery(finished ? process.exitValue() : -1, !finished, start, end, log,
-                    errLines.isEmpty() ? "" : errLines.get(0));
+                    errLines.isEmpty() ? "" : errLines.get(0), stdout.text() + stderr.text(),
+                    stdout.cut() || stderr.cut());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot capture the worker's output", e);
         } catch (InterruptedException e) {
@@ -103,17 +129,26 @@ final class WorkerCommand {
         process.destroyForcibly();
     }
 
-    private static List<String> lines(Path file) throws IOException {
+    /** One stream's output: its text, whether it was cut at {@link #MAX_LOG_BYTES}, and its non-blank lines. */
+    private record Captured(String text, boolean cut) {
+        List<String> lines() {
+            return text.lines().filter(line -> !line.isBlank()).toList();
+        }
+    }
+
+    private static Captured read(Path file) throws IOException {
         byte[] bytes;
+        boolean cut;
         try (InputStream in = Files.newInputStream(file)) {
             bytes = in.readNBytes(MAX_LOG_BYTES);
+            cut = in.read() >= 0;
         }
         // Whatever the worker's encoding, a bad byte becomes U+FFFD rather than a failed grade.
         String text = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE)
                 .decode(ByteBuffer.wrap(bytes)).toString();
-        return text.lines().filter(line -> !line.isBlank()).toList();
+        return new Captured(text, cut);
     }
 
     private static String firstLine(String message) {

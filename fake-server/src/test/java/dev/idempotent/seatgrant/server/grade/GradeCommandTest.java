@@ -3,6 +3,7 @@ package dev.idempotent.seatgrant.server.grade;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,7 +13,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code fake-server grade} as a command line: flags, exit codes, the list, the JSON. */
 class GradeCommandTest {
@@ -42,7 +45,7 @@ class GradeCommandTest {
     void helpExplainsTheContractAndTheFlags() {
         assertEquals(0, grade("--help"));
         for (String expected : List.of("SEATS_BASE_URL", "--json", "--only", "--timeout-per-delivery", "--list",
-                "3 rejects")) {
+                "--repeat N", "3 rejects", "2 s, then 4 s", "liveness gate", "safety gate", "4 inconclusive")) {
             assertTrue(out().contains(expected), expected);
         }
         assertEquals(0, Main.run(new String[] {"--help"}, new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -61,7 +64,7 @@ class GradeCommandTest {
             assertTrue(lines.get(i).contains(check.signal().jsonName()), lines.get(i));
             assertTrue(check.id().matches("[a-z0-9]+(-[a-z0-9]+)*"), "kebab-case: " + check.id());
         }
-        assertEquals(16, Grader.catalogue().size());
+        assertEquals(17, Grader.catalogue().size());
     }
 
     @Test
@@ -77,11 +80,25 @@ class GradeCommandTest {
                 new String[] {"--only", "--", "true"},
                 new String[] {"--timeout-per-delivery", "soon", "--", "true"},
                 new String[] {"--timeout-per-delivery", "0s", "--", "true"},
-                new String[] {"--timeout-per-delivery", "11m", "--", "true"})) {
+                new String[] {"--timeout-per-delivery", "11m", "--", "true"},
+                new String[] {"--timeout-per-delivery", "5", "--", "true"},
+                new String[] {"--repeat", "0", "--", "true"},
+                new String[] {"--repeat", "21", "--", "true"},
+                new String[] {"--repeat", "two", "--", "true"})) {
             assertEquals(2, grade(args), String.join(" ", args));
             assertEquals(1, err().lines().count(), String.join(" ", args) + ": " + err());
             assertEquals("", out(), String.join(" ", args));
         }
+    }
+
+    @Test
+    void anUnknownCheckPointsToTheListOnceAndNothingElse() {
+        assertEquals(2, grade("--only", "nope", "--", "true"));
+        assertEquals(List.of("fake-server grade: --only: no check called 'nope' (see fake-server grade --list)"),
+                err().lines().toList());
+        assertEquals(2, grade("--repeat", "0", "--", "true"));
+        assertEquals(List.of("fake-server grade: --repeat must be a whole number from 1 to 20"
+                + " (see fake-server grade --help)"), err().lines().toList());
     }
 
     @Test
@@ -119,33 +136,93 @@ class GradeCommandTest {
 
     @Test
     void jsonIsOneObjectAndAWorkerThatNeverPostsFails() throws Exception {
-        // Reads its event, does nothing, acknowledges: the laziest worker there is.
+        // Reads its event, says so, does nothing, acknowledges: the laziest worker there is.
         int code = grade("--json", "--only", "seed-1-201-once,seed-3-400-not-retried", "--timeout-per-delivery", "20s",
-                "--", "sh", "-c", "cat > /dev/null; exit 0");
+                "--", "sh", "-c", "cat > /dev/null; echo 'nothing to do'; exit 0");
         assertEquals(1, code, err());
         List<String> lines = out().lines().toList();
         assertEquals(1, lines.size(), out());
         JsonNode json = new ObjectMapper().readTree(lines.get(0));
-        assertEquals(List.of("checks", "signals", "duplicates", "pass"), names(json));
+        assertEquals(List.of("checks", "signals", "duplicates", "gates", "pass", "verdict"), names(json));
         assertEquals(2, json.get("checks").size());
         for (JsonNode check : json.get("checks")) {
             assertFalse(check.get("passed").asBoolean(), check.toString());
+            assertEquals("fail", check.get("result").asText());
+            assertEquals(1, check.get("runs").asInt());
+            assertEquals(0, check.get("passes").asInt());
+            assertFalse(check.get("flaky").asBoolean());
             assertTrue(check.get("evidence").asText().startsWith("never POSTed"), check.toString());
+            JsonNode delivery = check.get("deliveries").get(0);
+            assertEquals(List.of("exit", "killed", "ms", "output", "outputTruncated"), names(delivery));
+            assertEquals(0, delivery.get("exit").asInt());
+            assertFalse(delivery.get("killed").asBoolean());
+            assertEquals("nothing to do\n", delivery.get("output").asText());
+            assertFalse(delivery.get("outputTruncated").asBoolean());
         }
         assertEquals("idempotency", json.get("checks").get(0).get("signal").asText());
         assertEquals("errorClasses", json.get("checks").get(1).get("signal").asText());
         assertEquals(0, json.get("duplicates").asInt());
+        assertTrue(json.get("gates").get("safety").get("passed").asBoolean());
+        assertTrue(json.get("gates").get("liveness").get("passed").asBoolean());
         assertFalse(json.get("pass").asBoolean());
+        assertEquals("fail", json.get("verdict").asText());
     }
 
     @Test
-    void aWorkerThatOutlivesTheDeliveryTimeoutIsKilledAndCountedAsANack() {
-        int code = grade("--only", "seed-5-exhaustion-is-a-nack", "--timeout-per-delivery", "1s",
+    void theJsonKeepsEightKibOfEachDeliverysOutputWithTheBaseUrlRedacted() throws Exception {
+        // Names the base URL, its host and port, and its token, then prints 20 KiB: the report keeps 8 KiB of it.
+        int code = grade("--json", "--only", "no-url-in-logs", "--", "sh", "-c",
+                "cat > /dev/null; echo \"at $SEATS_BASE_URL on ${SEATS_BASE_URL#http://}\"; head -c 20480 /dev/zero"
+                        + " | tr '\\0' y; curl -s -o /dev/null -X POST \"$SEATS_BASE_URL/v1/seats\""
+                        + " -H 'content-type: application/json' -d '{}'; exit 3");
+        assertEquals(1, code, err());
+        JsonNode check = new ObjectMapper().readTree(out()).get("checks").get(0);
+        assertEquals(1, check.get("deliveries").size(), "a reject is not redelivered");
+        for (JsonNode delivery : check.get("deliveries")) {
+            String output = delivery.get("output").asText();
+            assertTrue(output.startsWith("at [SEATS_BASE_URL] on [SEATS_BASE_URL]\nyyy"), output.substring(0, 80));
+            assertFalse(output.contains("127.0.0.1") || output.contains("tok_"), output.substring(0, 80));
+            assertEquals(DeliveryResult.MAX_OUTPUT_BYTES, output.getBytes(StandardCharsets.UTF_8).length);
+            assertTrue(delivery.get("outputTruncated").asBoolean());
+            assertEquals(3, delivery.get("exit").asInt());
+        }
+        assertTrue(check.get("evidence").asText().contains("a log line names the base URL: at [SEATS_BASE_URL]"),
+                check.get("evidence").asText());
+    }
+
+    @Test
+    void repeatGradesFromFreshStateAndACheckThatPassesOnlySometimesFailsAsFlaky(@TempDir Path dir) throws Exception {
+        assumeTrue(Workers.installed("python3"), "python3 is not installed: skipping the Python worker");
+        // Ignores Retry-After in its first process and honours it in its second: one run fails, the other passes.
+        List<String> args = new ArrayList<>(List.of("--json", "--repeat", "2", "--only", "retry-after-honoured", "--"));
+        args.addAll(Workers.python("--flaky-retry-after", dir.resolve("runs").toString()));
+        assertEquals(1, grade(args.toArray(String[]::new)), err());
+        JsonNode check = new ObjectMapper().readTree(out()).get("checks").get(0);
+        assertEquals("fail", check.get("result").asText());
+        assertEquals(2, check.get("runs").asInt());
+        assertEquals(1, check.get("passes").asInt());
+        assertTrue(check.get("flaky").asBoolean());
+        assertTrue(check.get("evidence").asText().matches("flaky: passed 1 of 2 runs; run \\d: retried 0\\.\\d\\d s"
+                + " after a 429 that said Retry-After: 2 .*"), check.get("evidence").asText());
+    }
+
+    @Test
+    void aWorkerThatOutlivesTheDeliveryTimeoutFailsTheLivenessGateAndTheReportSaysWhere() throws Exception {
+        int code = grade("--json", "--only", "seed-5-exhaustion-is-a-nack", "--timeout-per-delivery", "1s",
                 "--", "sh", "-c", "cat > /dev/null; sleep 30");
         assertEquals(1, code, err());
-        String row = out().lines().filter(l -> l.startsWith("seed-5-exhaustion-is-a-nack")).findFirst().orElseThrow();
-        assertTrue(row.contains("FAIL"), row);
-        assertTrue(row.contains("killed at the delivery timeout"), row);
+        JsonNode json = new ObjectMapper().readTree(out());
+        JsonNode check = json.get("checks").get(0);
+        assertEquals("fail", check.get("result").asText());
+        assertTrue(check.get("evidence").asText().contains("killed at the delivery timeout"), check.toString());
+        assertEquals(1, check.get("deliveries").size(), "a killed delivery is not redelivered");
+        assertTrue(check.get("deliveries").get(0).get("killed").asBoolean());
+        assertTrue(check.get("deliveries").get(0).get("exit").isNull());
+        JsonNode liveness = json.get("gates").get("liveness");
+        assertFalse(liveness.get("passed").asBoolean());
+        assertEquals("seed-5-exhaustion-is-a-nack: delivery 1 never ended: killed at the 1 s delivery timeout"
+                + " without a single request", liveness.get("reason").asText());
+        assertEquals("fail", json.get("verdict").asText());
     }
 
     private static List<String> names(JsonNode node) {

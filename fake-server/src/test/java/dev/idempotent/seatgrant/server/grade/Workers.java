@@ -1,6 +1,7 @@
 package dev.idempotent.seatgrant.server.grade;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,16 +31,48 @@ final class Workers {
                 "dev.idempotent.seatgrant.worker.cli.Main", "deliver", "--variant", variant);
     }
 
+    /** {@code java ... FailsafeWorker ARGS}: the Failsafe-based worker, on this test's classpath. */
+    static List<String> failsafe(String... args) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"), FailsafeWorker.class.getName()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
     static List<String> node(String... args) {
         List<String> command = new ArrayList<>(List.of("node", NODE_WORKER.toAbsolutePath().toString()));
         command.addAll(List.of(args));
         return command;
     }
 
+    /**
+     * {@code python3 seat_grant_worker.py ARGS}, with {@code python3} resolved once to the interpreter itself: a
+     * version manager's shim (pyenv's is a shell script) would otherwise start a shell and a lookup per delivery.
+     */
     static List<String> python(String... args) {
-        List<String> command = new ArrayList<>(List.of("python3", PYTHON_WORKER.toAbsolutePath().toString()));
+        List<String> command = new ArrayList<>(List.of(Python.EXECUTABLE, PYTHON_WORKER.toAbsolutePath().toString()));
         command.addAll(List.of(args));
         return command;
+    }
+
+    /** The interpreter {@code python3} names, looked up on first use. */
+    private static final class Python {
+        static final String EXECUTABLE = interpreter();
+    }
+
+    private static String interpreter() {
+        try {
+            Process p = new ProcessBuilder("python3", "-c", "import sys; print(sys.executable)")
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String path = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0 && !path.isEmpty() ? path : "python3";
+        } catch (IOException e) {
+            return "python3";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "python3";
+        }
     }
 
     /** Whether {@code program --version} runs here; a test skips its language, and says so, when it does not. */

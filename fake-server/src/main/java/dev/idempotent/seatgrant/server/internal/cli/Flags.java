@@ -16,6 +16,9 @@ import java.util.regex.Pattern;
 /** The command line's flag grammar, shared by every subcommand: {@code --flag value} or {@code --flag=value}. */
 final class Flags {
 
+    private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m)");
+    private static final Pattern BARE_NUMBER = Pattern.compile("[0-9]{1,9}");
+
     private Flags() {
     }
 
@@ -49,12 +52,25 @@ final class Flags {
 
     /**
      * The one duration grammar every duration flag uses: a whole number followed by {@code ms}, {@code s} or
-     * {@code m} ({@code 250ms}, {@code 10s}, {@code 2m}), positive, at most a day.
+     * {@code m} ({@code 250ms}, {@code 10s}, {@code 2m}), positive, at most a day. A bare number is refused, never
+     * read in some unit: {@code 10} would be ten seconds to one reader and ten milliseconds to another.
      *
-     * @throws UsageException naming {@code flag} and the grammar
+     * @throws UsageException naming {@code flag} and the accepted forms
      */
     static Duration duration(String flag, String value) throws UsageException {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]{1,9})(ms|s|m)").matcher(value);
+        return duration(flag, value, Duration.ofMillis(1), Duration.ofDays(1));
+    }
+
+    /**
+     * {@link #duration(String, String)} within a flag's own bounds.
+     *
+     * @throws UsageException naming {@code flag} and the accepted forms, or its bounds
+     */
+    static Duration duration(String flag, String value, Duration min, Duration max) throws UsageException {
+        if (BARE_NUMBER.matcher(value).matches()) {
+            throw new UsageException(flag + " needs a unit: " + value + "ms, " + value + "s or " + value + "m");
+        }
+        Matcher m = DURATION.matcher(value);
         if (!m.matches()) {
             throw new UsageException(flag + " must be a duration like 250ms, 10s or 2m");
         }
@@ -64,10 +80,22 @@ final class Flags {
             case "s" -> Duration.ofSeconds(n);
             default -> Duration.ofMinutes(n);
         };
-        if (d.isZero() || d.compareTo(Duration.ofDays(1)) > 0) {
-            throw new UsageException(flag + " must be more than 0 and at most a day");
+        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw new UsageException(flag + (min.equals(Duration.ofMillis(1)) ? " must be more than 0 and at most "
+                    : " must be from " + describe(min) + " to ") + describe(max));
         }
         return d;
+    }
+
+    /** {@code 1s}, {@code 10m}, {@code a day}: a bound as a user would write it. */
+    private static String describe(Duration d) {
+        if (d.equals(Duration.ofDays(1))) {
+            return "a day";
+        }
+        if (d.toMillis() % 60_000 == 0) {
+            return d.toMinutes() + "m";
+        }
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 
     /**

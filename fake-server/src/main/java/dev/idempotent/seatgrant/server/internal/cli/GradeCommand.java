@@ -12,13 +12,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code fake-server grade [flags] -- COMMAND [ARGS...]}: scores a seat-grant worker in any language against the
  * catalogue of checks. Exit codes: 0 when the worker passes, 1 when it does not, 2 on a bad command line, a
- * worker that cannot be started, or one whose first delivery never reached the server.
+ * worker that cannot be started, or one whose first delivery never reached the server, 4 when the grader could not
+ * tell (its own server was the slow party, and that decides the verdict).
  */
 public final class GradeCommand {
 
@@ -27,29 +26,39 @@ public final class GradeCommand {
               Runs COMMAND once per delivery of a seat.requested event: the event is one JSON line on stdin,
               {"requestId", "workspaceId", "userId", "role"}; SEATS_BASE_URL holds the API root (no trailing
               slash; append /v1/seats). Exit 0 acknowledges, 3 rejects (never redelivered), anything else is
-              redelivered, at most 3 deliveries in all. Every check gets its own fresh in-memory server.
-              --json                      print {"checks", "signals", "duplicates", "pass"} instead of the table
+              redelivered 2 s, then 4 s later, at most 3 deliveries in all. Every check gets its own fresh
+              in-memory server, after grade has warmed its JVM on a throwaway one.
+              --json                      print {"checks", "signals", "duplicates", "gates", "pass", "verdict"},
+                                          each check with its deliveries and what they printed (8 KiB each)
               --only CHECK,...            run only these checks (signals with no check run score 0)
-              --timeout-per-delivery D    kill a delivery after D and count it as a nack: 90s, 1500ms, 2m
-                                          (1s to 10m; default 60s)
+              --repeat N                  grade N times from fresh servers (1 to 20; default 1): a check that
+                                          passes only sometimes fails, marked flaky
+              --timeout-per-delivery D    kill a delivery after D: 90s, 1500ms, 2m (1s to 10m; default 60s).
+                                          A killed delivery fails the liveness gate, whatever the sum
               --list                      print the checks, one a line, and exit
               --help                      this text
             COMMAND runs in the directory grade runs in: give paths in it (a jar, a script) from there, or
             absolute. A worker whose first delivery exits non-zero before any request reaches the server
             stops the grading: grade prints the first line of its stderr and exits 2.
+            The worker passes with Timeout semantics and Idempotency at least 1 and a sum of at least 5 of 8,
+            no duplicate seat (the safety gate) and no delivery killed (the liveness gate).
             Exit: 0 pass, 1 fail, 2 bad command line, a worker that cannot be started, or one that never
-            reached the server.
+            reached the server, 4 inconclusive (the grader's own server was too slow to tell; grade again).
             See docs/any-language.md for the contract and the rules behind the score.
             """;
 
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)?");
+    /** The exit code of a grade the grader could not decide. */
+    public static final int INCONCLUSIVE = 4;
+
+    private static final Duration MIN_TIMEOUT = Duration.ofSeconds(1);
+    private static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
 
     private GradeCommand() {
     }
 
     /** What {@code grade}'s command line asks for. */
     public record Options(boolean help, boolean list, boolean json, Set<String> only, Duration timeout,
-                          List<String> command) { }
+                          int repeat, List<String> command) { }
 
     /** Parses, runs and prints; returns the exit code. The one entry point {@code Main} needs. */
     public static int main(List<String> args, PrintStream out, PrintStream err) {
@@ -57,7 +66,7 @@ public final class GradeCommand {
         try {
             options = parse(args);
         } catch (UsageException e) {
-            err.println("fake-server grade: " + e.getMessage() + " (see fake-server grade --help)");
+            err.println("fake-server grade: " + e.line("fake-server grade --help"));
             return 2;
         }
         if (options.help()) {
@@ -86,13 +95,14 @@ public final class GradeCommand {
         boolean list = false;
         Set<String> only = new LinkedHashSet<>();
         Duration timeout = Grader.DEFAULT_TIMEOUT_PER_DELIVERY;
+        int repeat = 1;
         var queue = Flags.tokens(flags);
         Set<String> known = new LinkedHashSet<>(Grader.catalogue().stream().map(Grader.CheckInfo::id).toList());
         while (!queue.isEmpty()) {
             String flag = queue.poll();
             switch (flag) {
                 case "--help", "-h" -> {
-                    return new Options(true, false, false, Set.of(), timeout, List.of());
+                    return new Options(true, false, false, Set.of(), timeout, repeat, List.of());
                 }
                 case "--list" -> list = true;
                 case "--json" -> json = true;
@@ -100,13 +110,15 @@ public final class GradeCommand {
                     for (String id : Flags.value(queue, flag).split(",", -1)) {
                         String trimmed = id.trim();
                         if (!known.contains(trimmed)) {
-                            throw new UsageException("--only: no check called '" + printable(trimmed)
-                                    + "' (see fake-server grade --list)");
+                            throw new UsageException("--only: no check called '" + printable(trimmed) + "'",
+                                    "fake-server grade --list");
                         }
                         only.add(trimmed);
                     }
                 }
-                case "--timeout-per-delivery" -> timeout = duration(Flags.value(queue, flag));
+                case "--timeout-per-delivery" -> timeout = Flags.duration(flag, Flags.value(queue, flag), MIN_TIMEOUT,
+                        MAX_TIMEOUT);
+                case "--repeat" -> repeat = Flags.intInRange(flag, Flags.value(queue, flag), 1, Grader.MAX_REPEAT);
                 default -> throw new UsageException(flag.startsWith("-")
                         ? "unknown flag " + printable(flag)
                         : "put the worker's command after --, e.g. grade -- node worker.mjs");
@@ -115,40 +127,29 @@ public final class GradeCommand {
         if (!list && command.isEmpty()) {
             throw new UsageException("give the worker's command after --, e.g. grade -- node worker.mjs");
         }
-        return new Options(false, list, json, Set.copyOf(only), timeout, command);
+        return new Options(false, list, json, Set.copyOf(only), timeout, repeat, command);
     }
 
-    /** Grades the worker and prints the report; 0 pass, 1 fail, 2 when the worker cannot be started or reached. */
+    /**
+     * Grades the worker and prints the report; 0 pass, 1 fail, 2 when the worker cannot be started or reached, 4
+     * inconclusive.
+     */
     public static int run(Options options, PrintStream out, PrintStream err) {
         quietServerLogs();
         GradeReport report;
         try {
-            report = new Grader(options.command(), options.timeout()).grade(options.only());
+            report = new Grader(options.command(), options.timeout()).grade(options.only(), options.repeat());
         } catch (WorkerStartException | WorkerUnreachableException e) {
             err.println("fake-server grade: " + e.getMessage());
             return 2;
         }
         out.print(options.json() ? ReportWriter.json(report) + System.lineSeparator() : ReportWriter.table(report));
         out.flush();
-        return report.pass() ? 0 : 1;
-    }
-
-    private static Duration duration(String value) throws UsageException {
-        Matcher m = DURATION.matcher(value);
-        if (!m.matches()) {
-            throw new UsageException("--timeout-per-delivery must be a whole number of ms, s or m, e.g. 60s");
-        }
-        long n = Long.parseLong(m.group(1));
-        String unit = m.group(2) == null ? "s" : m.group(2);
-        Duration d = switch (unit) {
-            case "ms" -> Duration.ofMillis(n);
-            case "m" -> Duration.ofMinutes(n);
-            default -> Duration.ofSeconds(n);
+        return switch (report.verdict()) {
+            case PASS -> 0;
+            case FAIL -> 1;
+            case INCONCLUSIVE -> INCONCLUSIVE;
         };
-        if (d.compareTo(Duration.ofSeconds(1)) < 0 || d.compareTo(Duration.ofMinutes(10)) > 0) {
-            throw new UsageException("--timeout-per-delivery must be from 1s to 10m");
-        }
-        return d;
     }
 
     private static String printable(String s) {
@@ -157,7 +158,7 @@ public final class GradeCommand {
     }
 
     private static void quietServerLogs() {
-        // Sixteen embedded servers starting and stopping are not news; the report is the output.
+        // Seventeen embedded servers starting and stopping are not news; the report is the output.
         OptionalDependencies.warnOnly("dev.idempotent.seatgrant.server");
     }
 }
