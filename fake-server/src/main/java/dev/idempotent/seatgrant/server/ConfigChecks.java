@@ -16,14 +16,19 @@ final class ConfigChecks {
         return port;
     }
 
-    /** Nullable in, nullable out. */
+    /**
+     * Nullable in, nullable out: 1 or more visible ASCII characters (0x21 to 0x7E). HTTP strips a header value's
+     * surrounding whitespace, a browser sends a header in Latin-1 and a UTF-8 client in UTF-8, so no request could
+     * present a token with a space, a control character or anything beyond ASCII.
+     */
     static String adminToken(String adminToken) {
-        if (adminToken != null && adminToken.isBlank()) {
+        if (adminToken != null && adminToken.isEmpty()) {
             throw new IllegalArgumentException("admin token must not be blank");
         }
-        if (adminToken != null && !adminToken.equals(adminToken.strip())) {
-            // HTTP strips a header value's surrounding whitespace, so no request could ever present it.
-            throw new IllegalArgumentException("admin token must not start or end with whitespace");
+        if (adminToken != null && !adminToken.chars().allMatch(c -> c >= 0x21 && c <= 0x7E)) {
+            throw new IllegalArgumentException(
+                    "admin token must be visible ASCII (0x21 to 0x7E): no space, no control character, no "
+                            + "letter beyond ASCII");
         }
         return adminToken;
     }

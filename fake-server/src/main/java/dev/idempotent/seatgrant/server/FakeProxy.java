@@ -4,6 +4,7 @@ import dev.idempotent.seatgrant.server.internal.FaultPlanner;
 import dev.idempotent.seatgrant.server.internal.Journal;
 import dev.idempotent.seatgrant.server.internal.http.HttpEngine;
 import dev.idempotent.seatgrant.server.internal.http.HttpSettings;
+import dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess;
 import dev.idempotent.seatgrant.server.internal.http.proxy.CreatedRule;
 import dev.idempotent.seatgrant.server.internal.http.proxy.OperationRule;
 import dev.idempotent.seatgrant.server.internal.http.proxy.ProxyCore;
@@ -73,7 +74,8 @@ public final class FakeProxy implements FakeServer {
             HttpEngine engine = HttpEngine.start(loops, config.host(), config.port(),
                     new HttpSettings(config.headerTimeout(), config.bodyTimeout(), config.idleTimeout(),
                             config.maxConnections(), config.clock(), config.maxBody()),
-                    ProxyRoutes.withAdmin(core, config.adminToken(), admin, config::scenario));
+                    ProxyRoutes.withAdmin(core, new AdminAccess(config.adminToken(), config.host(),
+                            config.allowedHosts()), admin, config::scenario));
             return new FakeProxy(config, core, engine, admin);
         } catch (RuntimeException e) {
             // The engine has shut the event loops down; the pools never opened a connection.

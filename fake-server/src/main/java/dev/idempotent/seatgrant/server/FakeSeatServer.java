@@ -6,6 +6,7 @@ import dev.idempotent.seatgrant.server.internal.Journal;
 import dev.idempotent.seatgrant.server.internal.ServerCore;
 import dev.idempotent.seatgrant.server.internal.http.HttpEngine;
 import dev.idempotent.seatgrant.server.internal.http.HttpSettings;
+import dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess;
 import dev.idempotent.seatgrant.server.internal.http.seats.SeatRoutes;
 import dev.idempotent.seatgrant.server.internal.store.DbSpec;
 import dev.idempotent.seatgrant.server.internal.store.SeatStore;
@@ -68,7 +69,8 @@ public final class FakeSeatServer implements FakeServer {
             HttpEngine engine = HttpEngine.start(config.host(), config.port(),
                     new HttpSettings(config.headerTimeout(), config.bodyTimeout(), config.idleTimeout(),
                             config.maxConnections(), config.clock()),
-                    SeatRoutes.withAdmin(core, config.basePath()));
+                    SeatRoutes.withAdmin(core, config.basePath(),
+                            new AdminAccess(config.adminToken(), config.host(), config.allowedHosts())));
             return new FakeSeatServer(config, core, engine, spec.description());
         } catch (RuntimeException e) {
             db.shutdownNow();

@@ -28,7 +28,18 @@ import java.util.Objects;
  *                       when the connection broke first, and when a fault replaced it
  * @param answeredMs     milliseconds from {@code at} until the whole response reached the socket, by the same
  *                       clock, never negative; nullable: null exactly when {@code sent} is false (nothing written
- *                       yet, a write that failed, a fault that replaced the answer)
+ *                       yet, a write that failed, a fault that replaced the answer, an answer that waited more than
+ *                       a second on its reader)
+ * @param cut            true when the journal kept only the first {@value #MAX_CLIENT_STRING_BYTES} bytes of a
+ *                       string the client chose ({@code method}, {@code path}, {@code idempotencyKey},
+ *                       {@code workspaceId}, {@code userId})
+ * @param operation      a proxy's: the operation the request belongs to ({@code key:...}, {@code key-sha256:...} or
+ *                       {@code fingerprint:...}); nullable (a request refused before its body was whole, or any
+ *                       seat-server request)
+ * @param upstreamStatus a proxy's: the status the upstream answered, also when a fault kept it from the client;
+ *                       nullable (the request never reached the upstream, or got no whole answer)
+ * @param upstreamError  a proxy's: why the upstream gave no answer ({@code refused}, {@code timeout},
+ *                       {@code broken}, {@code too-large}); nullable (it answered, or was never asked)
  */
 public record JournalEntry(
         long seq,
@@ -45,9 +56,16 @@ public record JournalEntry(
         Integer status,
         boolean sent,
         Long answeredMs,
+        boolean cut,
         String operation,
         Integer upstreamStatus,
         String upstreamError) {
+
+    /**
+     * How much of each string a client chose the journal keeps: its first 1 KiB, counted as the journal's JSON
+     * writes it (UTF-8, a control character as its six-byte escape), so no request can make an entry large.
+     */
+    public static final int MAX_CLIENT_STRING_BYTES = 1024;
 
     public JournalEntry {
         Objects.requireNonNull(at, "at");
@@ -61,18 +79,81 @@ public record JournalEntry(
         }
     }
 
-    /** An entry of the seat server's, which forwards nothing: no operation, no upstream. */
+    /**
+     * An entry of the seat server's, whose client strings are whole ({@code cut} false) and which forwards nothing
+     * (no operation, no upstream): the form before either existed.
+     */
     public JournalEntry(long seq, Instant at, String method, String path, String idempotencyKey, String workspaceId,
                         String userId, int attempt, String fault, boolean committed, String seatId, Integer status,
                         boolean sent, Long answeredMs) {
         this(seq, at, method, path, idempotencyKey, workspaceId, userId, attempt, fault, committed, seatId, status,
-                sent, answeredMs, null, null, null);
+                sent, answeredMs, false);
+    }
+
+    /** An entry of the seat server's, which forwards nothing: no operation, no upstream. */
+    public JournalEntry(long seq, Instant at, String method, String path, String idempotencyKey, String workspaceId,
+                        String userId, int attempt, String fault, boolean committed, String seatId, Integer status,
+                        boolean sent, Long answeredMs, boolean cut) {
+        this(seq, at, method, path, idempotencyKey, workspaceId, userId, attempt, fault, committed, seatId, status,
+                sent, answeredMs, cut, null, null, null);
     }
 
     /** This entry at another place in the journal. */
     public JournalEntry withSeq(long newSeq) {
         return new JournalEntry(newSeq, at, method, path, idempotencyKey, workspaceId, userId, attempt, fault,
-                committed, seatId, status, sent, answeredMs, operation, upstreamStatus, upstreamError);
+                committed, seatId, status, sent, answeredMs, cut, operation, upstreamStatus, upstreamError);
+    }
+
+    /**
+     * This entry with each string its client chose cut to its first {@link #MAX_CLIENT_STRING_BYTES}, and
+     * {@code cut} set when any was; the entry itself when none needed it.
+     */
+    public JournalEntry withClientStringsCut() {
+        String newMethod = cut(method);
+        String newPath = cut(path);
+        String newKey = cut(idempotencyKey);
+        String newWorkspaceId = cut(workspaceId);
+        String newUserId = cut(userId);
+        if (newMethod == method && newPath == path && newKey == idempotencyKey && newWorkspaceId == workspaceId
+                && newUserId == userId) {
+            return this;
+        }
+        // The operation names a key of at most 255 characters, or a hash: it needs no cut.
+        return new JournalEntry(seq, at, newMethod, newPath, newKey, newWorkspaceId, newUserId, attempt, fault,
+                committed, seatId, status, sent, answeredMs, true, operation, upstreamStatus, upstreamError);
+    }
+
+    /** The longest start of {@code s} whose JSON text is at most the bound; {@code s} itself when it all fits. */
+    private static String cut(String s) {
+        if (s == null) {
+            return null;
+        }
+        int bytes = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1));
+            int cost;
+            if (c < 0x20) {
+                cost = 6;
+            } else if (c == '"' || c == '\\') {
+                cost = 2;
+            } else if (c < 0x80) {
+                cost = 1;
+            } else if (c < 0x800) {
+                cost = 2;
+            } else {
+                cost = pair ? 4 : 3;
+            }
+            if (bytes + cost > MAX_CLIENT_STRING_BYTES) {
+                return s.substring(0, i);
+            }
+            bytes += cost;
+            if (pair) {
+                i++;
+            }
+        }
+        return s;
     }
 
     /**
@@ -82,7 +163,7 @@ public record JournalEntry(
      */
     public JournalEntry withAnswer(Long newAnsweredMs) {
         return new JournalEntry(seq, at, method, path, idempotencyKey, workspaceId, userId, attempt, fault,
-                committed, seatId, status, newAnsweredMs != null, newAnsweredMs, operation, upstreamStatus,
+                committed, seatId, status, newAnsweredMs != null, newAnsweredMs, cut, operation, upstreamStatus,
                 upstreamError);
     }
 }

@@ -1,10 +1,13 @@
 package dev.idempotent.seatgrant.server;
 
+import dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess;
 import dev.idempotent.seatgrant.server.internal.http.proxy.CreatedRule;
 import dev.idempotent.seatgrant.server.internal.http.proxy.OperationRule;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -38,6 +41,7 @@ public final class ProxyConfig {
     private final int journalCapacity;
     private final Clock clock;
     private final Duration defaultHang;
+    private final List<String> allowedHosts;
 
     private ProxyConfig(Builder b) {
         this.upstream = b.upstream;
@@ -58,6 +62,7 @@ public final class ProxyConfig {
         this.journalCapacity = b.journalCapacity;
         this.clock = b.clock;
         this.defaultHang = b.defaultHang;
+        this.allowedHosts = List.copyOf(b.allowedHosts);
     }
 
     /**
@@ -103,6 +108,7 @@ public final class ProxyConfig {
         b.journalCapacity = journalCapacity;
         b.clock = clock;
         b.defaultHang = defaultHang;
+        b.allowedHosts = new ArrayList<>(allowedHosts);
         return b;
     }
 
@@ -185,6 +191,15 @@ public final class ProxyConfig {
         return defaultHang;
     }
 
+    /**
+     * The names, besides the proxy's own ({@code localhost}, {@code 127.0.0.1}, {@code [::1]} and {@link #host()},
+     * each with the port), that a client may reach the admin API by, on any port; empty by default. As
+     * {@link ServerConfig#allowedHosts()}.
+     */
+    public List<String> allowedHosts() {
+        return allowedHosts;
+    }
+
     /** The shipped scenario {@code name}, aimed at this proxy's route when it has one. */
     FaultPlan scenario(String name) {
         FaultPlan plan = FaultPlan.scenario(name);
@@ -219,6 +234,7 @@ public final class ProxyConfig {
         private int journalCapacity = 100_000;
         private Clock clock = Clock.systemUTC();
         private Duration defaultHang = Duration.ofSeconds(60);
+        private List<String> allowedHosts = new ArrayList<>();
 
         private Builder(URI upstream) {
             this.upstream = upstream;
@@ -361,6 +377,17 @@ public final class ProxyConfig {
         /** How long {@code hang-after-commit} holds a connection when its rule gives no delayMs; default 60 s. */
         public Builder defaultHang(Duration defaultHang) {
             this.defaultHang = ConfigChecks.defaultHang(defaultHang);
+            return this;
+        }
+
+        /**
+         * Lets clients reach the admin API by {@code name} on any port, beside the proxy's own names; as
+         * {@link ServerConfig.Builder#allowedHost}. The forwarded API has no such check.
+         *
+         * @throws IllegalArgumentException when {@code name} is not a host name or address, or carries a port
+         */
+        public Builder allowedHost(String name) {
+            this.allowedHosts.add(AdminAccess.hostName(Objects.requireNonNull(name, "name")));
             return this;
         }
 

@@ -29,6 +29,7 @@ public final class ServerConfig {
     private final Duration idleTimeout;
     private final int maxConnections;
     private final int journalCapacity;
+    private final java.util.List<String> allowedHosts;
 
     private ServerConfig(Builder b) {
         this.host = b.host;
@@ -47,6 +48,7 @@ public final class ServerConfig {
         this.idleTimeout = b.idleTimeout;
         this.maxConnections = b.maxConnections;
         this.journalCapacity = b.journalCapacity;
+        this.allowedHosts = java.util.List.copyOf(b.allowedHosts);
     }
 
     public static Builder builder() {
@@ -72,6 +74,7 @@ public final class ServerConfig {
         b.idleTimeout = idleTimeout;
         b.maxConnections = maxConnections;
         b.journalCapacity = journalCapacity;
+        b.allowedHosts = new java.util.ArrayList<>(allowedHosts);
         return b;
     }
 
@@ -153,6 +156,14 @@ public final class ServerConfig {
         return journalCapacity;
     }
 
+    /**
+     * The names, besides the server's own ({@code localhost}, {@code 127.0.0.1}, {@code [::1]} and {@link #host()},
+     * each with the port), that a client may reach the admin API by, on any port; empty by default.
+     */
+    public java.util.List<String> allowedHosts() {
+        return allowedHosts;
+    }
+
     @Override
     public String toString() {
         return "ServerConfig[host=" + host + ", port=" + port + ", rules=" + faultPlan.rules().size()
@@ -179,6 +190,7 @@ public final class ServerConfig {
         private Duration idleTimeout = Duration.ofSeconds(60);
         private int maxConnections = ConfigChecks.defaultMaxConnections();
         private int journalCapacity = 100_000;
+        private java.util.List<String> allowedHosts = new java.util.ArrayList<>();
 
         private Builder() {
         }
@@ -219,7 +231,14 @@ public final class ServerConfig {
             return this;
         }
 
-        /** A bearer token for the admin API, which then answers any address that presents it; nullable. */
+        /**
+         * A bearer token for the admin API, which then answers any address that presents it; nullable.
+         *
+         * @throws IllegalArgumentException unless 1 or more visible ASCII characters (0x21 to 0x7E): HTTP strips
+         *                                  a header value's surrounding whitespace, a browser sends a header in
+         *                                  Latin-1 and a UTF-8 client in UTF-8, so no request could present a
+         *                                  token with a space, a control character or anything beyond ASCII
+         */
         public Builder adminToken(String adminToken) {
             this.adminToken = ConfigChecks.adminToken(adminToken);
             return this;
@@ -317,6 +336,21 @@ public final class ServerConfig {
         /** How many journal entries are kept, oldest overwritten first; default 100,000. */
         public Builder journalCapacity(int capacity) {
             this.journalCapacity = ConfigChecks.journalCapacity(capacity);
+            return this;
+        }
+
+        /**
+         * Lets clients reach the admin API by {@code name} (a host name or address, without a port) on any port,
+         * beside the server's own names: for a server reached under another name, such as {@code fake-server} in
+         * a container network. Without it, an admin request whose {@code Host} names something else gets
+         * {@code 403}: that is how a web page on another site, which got its name to resolve to this machine, is
+         * kept out. Adds to the names given before.
+         *
+         * @throws IllegalArgumentException when {@code name} is not a host name or address, or carries a port
+         */
+        public Builder allowedHost(String name) {
+            this.allowedHosts.add(dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess.hostName(
+                    Objects.requireNonNull(name, "name")));
             return this;
         }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.idempotent.seatgrant.server.internal.cli.ReproduceCommand;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -151,17 +152,23 @@ class AdminPageTest {
     }
 
     @Test
-    void reproduceAgainstAServerNamesItsPageOnStderr() {
+    void reproduceAgainstAServerNamesItsPageOnStderr() throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Main.run(new String[] {"reproduce", "--server", server.baseUri().toString(), "--variant", "answer-key",
-                "--events", "1"}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        // A server of its own: the lab resets and drives it, which the other tests' server must not see. The lab is
+        // given the token, as FAKE_SERVER_ADMIN_TOKEN would give it; without it, reproduce stops before naming a
+        // page it cannot use (ReproduceTest checks that).
+        try (FakeSeatServer driven = FakeSeatServer.start(ServerConfig.builder().port(0).db("mem").adminToken(TOKEN)
+                .build())) {
+            int exit = ReproduceCommand.run(ReproduceCommand.parse(List.of("--server", driven.baseUri().toString(),
+                            "--variant", "answer-key", "--events", "1"), TOKEN),
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
 
-        String stderr = err.toString(StandardCharsets.UTF_8);
-        // This server wants a token the lab was not given, so the run itself fails; the page is named first.
-        assertEquals(1, exit, stderr);
-        assertTrue(stderr.startsWith("reproduce: watch it live at " + server.baseUri() + "__admin/ui" + System.lineSeparator()),
-                stderr);
+            String stderr = err.toString(StandardCharsets.UTF_8);
+            assertEquals(0, exit, stderr);
+            assertTrue(stderr.startsWith("reproduce: watch it live at " + driven.baseUri() + "__admin/ui"
+                    + System.lineSeparator()), stderr);
+        }
     }
 
     @Test
@@ -170,5 +177,26 @@ class AdminPageTest {
         send("GET", "/__admin/ui/app.js");
 
         assertTrue(server.journal().isEmpty(), () -> "journal: " + server.journal());
+    }
+
+    @Test
+    void theDocsNameEveryButtonByItsLabelOnThePage() throws Exception {
+        // Issue 22 item 12: the docs and their screenshots said "Reset store and journal" for a button that reads
+        // "Reset store, journal and fault plan". Every button's label, as the page has it, is in the docs in italics.
+        Matcher buttons = Pattern.compile("<button[^>]*>([^<]+)</button>").matcher(send("GET", "/__admin/ui").body());
+        List<String> labels = new java.util.ArrayList<>();
+        while (buttons.find()) {
+            labels.add(buttons.group(1).strip());
+        }
+        assertTrue(labels.contains("Reset store, journal and fault plan"), labels.toString());
+        for (String doc : List.of("README.md", "../docs/incident.md")) {
+            String text = java.nio.file.Files.readString(java.nio.file.Path.of(doc)).replaceAll("\\s+", " ");
+            for (String label : labels) {
+                if (label.equals("Use this token") || label.equals("Close the story") && doc.contains("incident")) {
+                    continue; // the token form and the story's close are described, not named, in the walkthrough
+                }
+                assertTrue(text.contains("*" + label + "*"), doc + " names the button *" + label + "*");
+            }
+        }
     }
 }

@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import dev.idempotent.seatgrant.server.internal.Journal;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,7 +34,11 @@ import org.junit.jupiter.api.Test;
  *   <li>the ledger changes only through a committed grant, each committed grant was a 201, and every 201 a
  *       client read is a seat;</li>
  *   <li>the server still answers health afterwards;</li>
- *   <li>no log line holds a query string, the admin token, the base path, or a stack trace.</li>
+ *   <li>no log line holds a query string, the admin token, the base path, or a stack trace;</li>
+ *   <li>the journal's bounds hold: no string a client chose is kept past 1 KiB (and an entry that was cut says
+ *       so), no entry's JSON is larger than {@link JournalPagingTest#MAX_ENTRY_JSON}, the journal holds no more
+ *       than {@link Journal#MAX_BYTES}, and a page of {@code /__admin/requests} holds at most 10,000 entries and
+ *       no more bytes than its entries' bound.</li>
  * </ul>
  *
  * <p>The seed is fixed ({@value #DEFAULT_SEED}) and printed with every failure; {@code -Dfuzz.seed=N} replays
@@ -56,11 +61,17 @@ class GenerativeHttpTest {
             "Idempotency-Key: ", "Idempotency-Key: k\u00e9", "Idempotency-Key: " + "k".repeat(300),
             "Content-Type: application/json; charset=utf-16", "Content-Type: text/plain",
             "Content-Type: application/problem+json", "Authorization: bearer " + TOKEN, "Authorization: Bearer wrong",
-            "Host:", "X-Empty:", ": novalue", "Bad Header: x");
+            "Host:", "X-Empty:", ": novalue", "Bad Header: x", "Transfer-Encoding: identity",
+            "Transfer-Encoding: chunked, chunked", "Transfer-Encoding: \"chunked\"", "Transfer-Encoding: x-chunked",
+            "Host: a b", "Host: x/y@z", "Host: attacker.example", "Origin: http://attacker.example", "Origin: null",
+            "Content-Type: text/plain;charset=UTF-8");
     private static final List<String> VERSIONS = List.of("HTTP/1.1", "HTTP/1.0", "HTTP/9.9", "HTTP/1.2", "HTTP/2.0",
             "HTTP/1", "http/1.1", "HTTP/1.1 extra", "");
 
     private record Outcome(int status201s, List<String> failures) { }
+
+    /** The Host the generated requests name: the server's own address and port, so the admin API answers. */
+    private static volatile String host = "localhost";
 
     @Test
     void anyInputGetsAWellFormedAnswerOrACleanCloseAndNothingLeaks() throws Exception {
@@ -71,6 +82,7 @@ class GenerativeHttpTest {
                 .headerTimeout(Duration.ofMillis(250)).bodyTimeout(Duration.ofMillis(250))
                 .idleTimeout(Duration.ofMillis(400)).defaultHang(Duration.ofMillis(200)).build();
         try (LogCapture log = new LogCapture(); FakeSeatServer server = FakeSeatServer.start(config)) {
+            host = server.baseUri().getAuthority();
             ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
             AtomicInteger created = new AtomicInteger();
             ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -116,8 +128,26 @@ class GenerativeHttpTest {
             }
             assertTrue(server.journal().size() > cases / 4, "most cases reached the seat API" + replay);
 
+            // The journal's bounds, whatever came in: every string a client chose at most 1 KiB, a cut one says so.
+            long cut = 0;
+            for (JournalEntry e : server.journal()) {
+                for (String s : new String[] {e.method(), e.path(), e.idempotencyKey(), e.workspaceId(), e.userId()}) {
+                    assertTrue(s == null || Http.JSON.writeValueAsBytes(s).length - 2 <= JournalEntry.MAX_CLIENT_STRING_BYTES,
+                            "a client string over 1 KiB of JSON" + replay + ": " + e);
+                }
+                if (e.cut()) {
+                    cut++;
+                }
+            }
+            assertTrue(cut > 0, "some long paths were journaled, and cut" + replay);
+            for (JsonNode e : new Http(server).getJson("/__admin/requests").path("requests")) {
+                assertTrue(e.toString().getBytes(StandardCharsets.UTF_8).length <= JournalPagingTest.MAX_ENTRY_JSON,
+                        "an entry's JSON over its bound" + replay + ": " + e);
+            }
+            assertTrue(journalOf(server).bytes() <= Journal.MAX_BYTES, replay);
+
             try (RawConnection c = new RawConnection(server.baseUri(), 5_000)) {
-                RawConnection.Response health = c.send("GET /__admin/health HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                RawConnection.Response health = c.send("GET /__admin/health HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer "
                         + TOKEN + "\r\n\r\n").read();
                 assertEquals(200, health.status(), "health afterwards" + replay);
             }
@@ -165,7 +195,9 @@ class GenerativeHttpTest {
         }
         if (pick < 75) {
             String[] admin = {"/__admin/health", "/__admin/ledger", "/__admin/faults",
-                "/__admin/requests?after=" + r.nextInt(50) + "&" + QUERY_MARK, "/__admin/nope", "/__admin/requests?after=x"};
+                "/__admin/requests?after=" + r.nextInt(50) + "&" + QUERY_MARK, "/__admin/nope", "/__admin/requests?after=x",
+                "/__admin/requests?after=" + r.nextInt(50) + "&limit=" + (1 + r.nextInt(5)), "/__admin/requests",
+                "/__admin/requests?after=9223372036854775807", "/__admin/requests?limit=3"};
             return head(r, "GET", admin[r.nextInt(admin.length)], auth);
         }
         if (pick < 80) {
@@ -177,7 +209,9 @@ class GenerativeHttpTest {
             return head(r, "DELETE", "/__admin/faults", auth);
         }
         String[] odd = {"/%zz", BASE + "/v1/seats/%", BASE + "/v1/seats%G0", "/__admin/%zz", BASE + "/v1/seats?q=%",
-            BASE + "/v1/seats/%C0%AF", "*", "http://x/v1/seats", BASE + "/v1/seats/../../__admin/ledger", "/"};
+            BASE + "/v1/seats/%C0%AF", "*", "http://x/v1/seats", BASE + "/v1/seats/../../__admin/ledger", "/",
+            BASE + "/v1/seats/" + "L".repeat(1_000 + r.nextInt(7_000)), BASE + "/v1/" + "%E4%B8%AD".repeat(600),
+            BASE + "/v1/seats?workspaceId=" + "w".repeat(3_000) + "&userId=%01" + "u".repeat(2_000)};
                 // No HEAD: its answer has a Content-Length and no body, which this checker could not tell from the next.
         String[] methods = {"GET", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "BREW"};
         return head(r, methods[r.nextInt(methods.length)], odd[r.nextInt(odd.length)], "");
@@ -190,7 +224,7 @@ class GenerativeHttpTest {
 
     private static byte[] head(Random r, String method, String target, String extra) {
         String version = r.nextInt(20) == 0 ? VERSIONS.get(r.nextInt(VERSIONS.size())) : "HTTP/1.1";
-        return (method + " " + target + " " + version + "\r\nHost: localhost\r\n" + extra + "\r\n")
+        return (method + " " + target + " " + version + "\r\nHost: " + host + "\r\n" + extra + "\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
     }
 
@@ -295,6 +329,13 @@ class GenerativeHttpTest {
 
     // ---------------------------------------------------------------- checking
 
+    /** The server's own journal; nothing public hands it out, and the test only reads its byte count. */
+    private static Journal journalOf(FakeSeatServer running) throws ReflectiveOperationException {
+        java.lang.reflect.Field core = FakeSeatServer.class.getDeclaredField("core");
+        core.setAccessible(true);
+        return ((dev.idempotent.seatgrant.server.internal.ServerCore) core.get(running)).journal();
+    }
+
     private static Outcome exchange(FakeSeatServer server, byte[] bytes) {
         List<String> failures = new ArrayList<>();
         int created = 0;
@@ -359,6 +400,18 @@ class GenerativeHttpTest {
             }
             if (r.body().contains("Exception") || r.body().contains("\tat ")) {
                 failures.add("a stack trace in a body: " + r.body());
+            }
+        }
+        if (r.status() == 200 && r.body().startsWith("{\"requests\":")) {
+            // A journal answer: its size is bounded by its entries, and a page by its limit.
+            JsonNode journal = Http.json(r.body());
+            int entries = journal.path("requests").size();
+            long bytes = r.body().getBytes(StandardCharsets.UTF_8).length;
+            if (bytes > 64L + (long) entries * JournalPagingTest.MAX_ENTRY_JSON) {
+                failures.add(bytes + " bytes for " + entries + " journal entries");
+            }
+            if (journal.has("next") && entries > 10_000) {
+                failures.add("a page of " + entries + " entries");
             }
         }
         return failures;

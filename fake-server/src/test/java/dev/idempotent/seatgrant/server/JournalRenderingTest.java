@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 class JournalRenderingTest {
 
     private static final Instant AT = Instant.parse("2026-03-04T05:06:07.089Z");
-    private static final String GET_JOURNAL = "GET /__admin/requests%s HTTP/1.1\r\nHost: localhost\r\n\r\n";
-    private static final String HEALTH = "GET /__admin/health HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    private static String GET_JOURNAL;
+    private static String HEALTH;
 
     private static FakeSeatServer server;
     private static Http http;
@@ -34,6 +34,8 @@ class JournalRenderingTest {
     static void fillTheJournal() throws Exception {
         server = FakeSeatServer.start(ServerConfig.builder().clock(new MutableClock(AT)).build());
         http = new Http(server);
+        GET_JOURNAL = "GET /__admin/requests%s HTTP/1.1\r\nHost: " + server.baseUri().getAuthority() + "\r\n\r\n";
+        HEALTH = Wire.get(server.baseUri(), "/__admin/health");
         HttpResponse<String> created = http.grant("k-1", Http.BODY);
         assertEquals(201, created.statusCode());
         seatId = created.headers().firstValue("Location").orElseThrow().substring("/v1/seats/".length());
@@ -55,7 +57,7 @@ class JournalRenderingTest {
         return "{\"seq\":" + seq + ",\"at\":\"2026-03-04T05:06:07.089Z\",\"method\":\"" + method + "\",\"path\":\""
                 + path + "\",\"idempotencyKey\":" + quoted(key) + ",\"workspaceId\":" + quoted(workspaceId)
                 + ",\"userId\":" + quoted(userId) + ",\"attempt\":" + attempt + ",\"fault\":null,\"committed\":"
-                + committed + ",\"seatId\":" + quoted(seat) + ",\"status\":" + status + ",\"sent\":true,\"answeredMs\":0}";
+                + committed + ",\"seatId\":" + quoted(seat) + ",\"status\":" + status + ",\"sent\":true,\"answeredMs\":0,\"cut\":false}";
     }
 
     private static String quoted(String value) {
@@ -66,10 +68,14 @@ class JournalRenderingTest {
         return "{\"requests\":[" + String.join(",", entries) + "]}";
     }
 
-    private static String expected(List<String> entries) {
-        String body = body(entries);
-        return "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + body.length() + "\r\n\r\n"
-                + body;
+    private static String page(List<String> entries, String next) {
+        return "{\"requests\":[" + String.join(",", entries) + "],\"next\":" + next + "}";
+    }
+
+    /** A streamed answer: chunked, one chunk while the body is under a part's size, then the last chunk. */
+    private static String expected(String body) {
+        return "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n"
+                + Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n";
     }
 
     private static List<String> allEntries() {
@@ -82,17 +88,19 @@ class JournalRenderingTest {
 
     @Test
     void theWholeJournalIsTheseExactBytes() throws Exception {
-        assertEquals(expected(allEntries()),
+        assertEquals(expected(body(allEntries())),
                 Wire.response(server.baseUri(), String.format(GET_JOURNAL, ""), 10_000));
     }
 
     @Test
-    void afterGivesTheSameBytesForTheEntriesItKeeps() throws Exception {
-        assertEquals(expected(allEntries()),
+    void aPageGivesTheSameEntriesAndTheNextPagesAfter() throws Exception {
+        assertEquals(expected(page(allEntries(), "null")),
                 Wire.response(server.baseUri(), String.format(GET_JOURNAL, "?after=0"), 10_000));
-        assertEquals(expected(allEntries().subList(2, 4)),
+        assertEquals(expected(page(allEntries().subList(2, 4), "null")),
                 Wire.response(server.baseUri(), String.format(GET_JOURNAL, "?after=2"), 10_000));
-        assertEquals(expected(List.of()),
+        assertEquals(expected(page(allEntries().subList(0, 3), "3")),
+                Wire.response(server.baseUri(), String.format(GET_JOURNAL, "?after=0&limit=3"), 10_000));
+        assertEquals(expected(page(List.of(), "null")),
                 Wire.response(server.baseUri(), String.format(GET_JOURNAL, "?after=4"), 10_000));
     }
 

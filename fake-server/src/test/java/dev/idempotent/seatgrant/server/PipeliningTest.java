@@ -17,8 +17,13 @@ import org.junit.jupiter.api.Test;
  */
 class PipeliningTest extends SharedServerTest {
 
-    private static final String HEALTH_AND_CLOSE =
-            "GET /__admin/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    private static String HEALTH_AND_CLOSE;
+
+    @org.junit.jupiter.api.BeforeAll
+    static void healthRequest() {
+        HEALTH_AND_CLOSE = "GET /__admin/health HTTP/1.1\r\nHost: " + server.baseUri().getAuthority()
+                + "\r\nConnection: close\r\n\r\n";
+    }
 
     @Test
     void aPostThenAClosingHealthCheckAreBothAnsweredInOrder() throws Exception {

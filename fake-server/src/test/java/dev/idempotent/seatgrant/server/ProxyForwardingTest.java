@@ -65,11 +65,12 @@ class ProxyForwardingTest {
         try (ScriptedUpstream upstream = new ScriptedUpstream(r -> ok(200, "ok"));
              FakeProxy proxy = FakeProxy.start(ProxyConfig.builder(upstream.baseUri()).build());
              RawConnection client = new RawConnection(proxy.baseUri(), 10_000)) {
-            client.send("GET /x HTTP/1.1\r\nHost: a\"b\r\nForwarded: for=10.0.0.1\r\nVia: 1.0 edge\r\n\r\n");
+            client.send("GET /x HTTP/1.1\r\nHost: shop.example:8443\r\nForwarded: for=10.0.0.1\r\n"
+                    + "Via: 1.0 edge\r\n\r\n");
 
             assertEquals(200, client.read().status());
             ScriptedUpstream.Received sent = upstream.received().get(0);
-            assertEquals("for=10.0.0.1, for=127.0.0.1;host=\"a\\\"b\";proto=http", sent.header("forwarded"));
+            assertEquals("for=10.0.0.1, for=127.0.0.1;host=\"shop.example:8443\";proto=http", sent.header("forwarded"));
             assertEquals("1.0 edge, 1.1 fake-server", sent.header("via"));
         }
     }
@@ -181,6 +182,12 @@ class ProxyForwardingTest {
             assertEquals("key:k1", journal.get(3).operation());
             assertEquals("k1", journal.get(3).idempotencyKey());
             assertNull(journal.get(0).idempotencyKey());
+            // The admin API lists a proxy's own fields on every entry (and the seat server's journal has none).
+            com.fasterxml.jackson.databind.JsonNode listed = client.getJson("/__admin/requests?after=0")
+                    .get("requests").get(3);
+            assertEquals("key:k1", listed.get("operation").asText());
+            assertEquals(200, listed.get("upstreamStatus").asInt());
+            assertTrue(listed.has("upstreamError") && listed.get("upstreamError").isNull(), listed.toString());
         }
     }
 

@@ -175,8 +175,13 @@ class ProxyHostileInputTest {
             assertEquals(200, client.get("/__admin/health").statusCode());
             JsonNode ledger = client.getJson("/__admin/ledger");
             HttpResponse<String> applied = client.send(HttpRequest.newBuilder(client.uri("/__admin/faults"))
+                    .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"scenario\":\"incident\"}")).build());
             JsonNode plan = client.getJson("/__admin/faults");
+            RawConnection.Response foreign;
+            try (RawConnection raw = new RawConnection(proxy.baseUri(), 10_000)) {
+                foreign = raw.send("GET /__admin/ledger HTTP/1.1\r\nHost: rebound.example\r\n\r\n").read();
+            }
 
             assertEquals(List.of(), upstream.received(), "nothing under /__admin is forwarded");
             assertEquals("{\"kind\":\"proxy\",\"operations\":0,\"created\":0,\"duplicates\":[]}", ledger.toString());
@@ -185,6 +190,8 @@ class ProxyHostileInputTest {
             assertEquals("POST", plan.get("rules").get(0).get("method").asText());
             assertEquals("/orders", plan.get("rules").get(0).get("path").asText());
             assertEquals(FaultPlan.scenario("incident").onRoute("POST", "/orders"), proxy.faultPlan());
+            assertEquals(403, foreign.status(), "serve's admin rules hold on a proxy: " + foreign.body());
+            assertTrue(foreign.body().contains("admin-host-not-allowed"), foreign.body());
         }
     }
 

@@ -86,12 +86,60 @@ final class RawConnection implements AutoCloseable {
             int colon = lines[i].indexOf(':');
             headers.put(lines[i].substring(0, colon).strip().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).strip());
         }
-        int length = withBody ? Integer.parseInt(headers.getOrDefault("content-length", "0")) : 0;
-        byte[] body = in.readNBytes(length);
-        if (body.length < length) {
-            throw new IOException("the connection ended inside a response body");
+        byte[] body;
+        if (!withBody) {
+            body = new byte[0];
+        } else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+            body = chunkedBody();
+        } else if (!headers.containsKey("content-length") && "close".equalsIgnoreCase(headers.get("connection"))
+                && status != 204 && status != 304 && status >= 200) {
+            // A body that ends with the connection: what a streamed answer to an HTTP/1.0 client is.
+            body = in.readAllBytes();
+        } else {
+            int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
+            body = in.readNBytes(length);
+            if (body.length < length) {
+                throw new IOException("the connection ended inside a response body");
+            }
         }
         return new Response(status, headers, new String(body, StandardCharsets.UTF_8));
+    }
+
+    /** A chunked body, decoded; an error when the connection ends before its last chunk. */
+    private byte[] chunkedBody() throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        while (true) {
+            String sizeLine = line();
+            int size = Integer.parseInt(sizeLine.split(";")[0].strip(), 16);
+            if (size == 0) {
+                while (!line().isEmpty()) {
+                    // trailers: none expected, skipped
+                }
+                return body.toByteArray();
+            }
+            byte[] chunk = in.readNBytes(size);
+            if (chunk.length < size) {
+                throw new IOException("the connection ended inside a chunk");
+            }
+            body.writeBytes(chunk);
+            if (!line().isEmpty()) {
+                throw new IOException("a chunk not followed by CRLF");
+            }
+        }
+    }
+
+    private String line() throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) != '\n') {
+            if (b == -1) {
+                throw new IOException("the connection ended inside a chunked body");
+            }
+            if (b != '\r') {
+                line.write(b);
+            }
+        }
+        return line.toString(StandardCharsets.ISO_8859_1);
     }
 
     /** True when the server has closed the connection (EOF or reset) within the read timeout; false on silence. */

@@ -76,6 +76,61 @@ class ServeFlagsTest {
         assertFalse(run.err().contains("padded"), "a token is never echoed");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"t\u00f6k\u00e9n", "caf\u00e9", "euro\u20ac", "tab\tin", "ctl\u0001x", "del\u007fx",
+        "two words", "\u4e2d\u6587"})
+    void aTokenThatIsNotVisibleAsciiIsRefusedAtStartWithOneLine(String token) {
+        // Issue 20 item 7: no client could present it (a browser sends a header in Latin-1, a UTF-8 client in UTF-8;
+        // HTTP strips surrounding whitespace), so the page would say "Cannot reach the server" forever. Before: served.
+        try {
+            ServeCommand.parse(List.of(), token);
+            throw new AssertionError("FAKE_SERVER_ADMIN_TOKEN accepted a token no client could present");
+        } catch (dev.idempotent.seatgrant.server.internal.cli.UsageException e) {
+            assertTrue(e.getMessage().startsWith("FAKE_SERVER_ADMIN_TOKEN: admin token must be visible ASCII"),
+                    e.getMessage());
+        }
+
+        // A --port refused after it: were the token accepted, the run would still end (exit 2), not serve.
+        Run run = main("serve", "--db", "mem", "--admin-token", token, "--port", "-1");
+
+        assertEquals(2, run.code(), run.err());
+        assertEquals("", run.out());
+        assertEquals(1, run.err().strip().lines().count(), run.err());
+        assertTrue(run.err().startsWith("fake-server serve: --admin-token: admin token must be visible ASCII"),
+                run.err());
+        assertFalse(run.err().contains(token), "a token is never echoed");
+    }
+
+    @Test
+    void everyVisibleAsciiCharacterMayBeInAToken() throws Exception {
+        StringBuilder all = new StringBuilder();
+        for (char c = 0x21; c <= 0x7E; c++) {
+            all.append(c);
+        }
+        assertEquals(all.toString(), ServeCommand.parse(List.of("--admin-token", all.toString()), null).config()
+                .adminToken());
+    }
+
+    @Test
+    void allowedHostsAreRepeatableAndLandInTheConfig() throws Exception {
+        ServerConfig config = ServeCommand.parse(List.of("--allowed-host", "fake-server", "--allowed-host=Seats.Example",
+                "--allowed-host", "::1", "--allowed-host", "10.0.0.7"), null).config();
+
+        assertEquals(List.of("fake-server", "seats.example", "[::1]", "10.0.0.7"), config.allowedHosts());
+        assertEquals(List.of(), ServeCommand.parse(List.of(), null).config().allowedHosts());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--allowed-host=fake-server:8080", "--allowed-host=a b", "--allowed-host=x/y",
+        "--allowed-host=", "--allowed-host=user@host"})
+    void aBadAllowedHostIsOneLineAndExitCode2(String flag) {
+        Run run = main("serve", "--db", "mem", flag, "--port", "-1");
+
+        assertEquals(2, run.code(), run.err());
+        assertEquals(1, run.err().strip().lines().count(), run.err());
+        assertTrue(run.err().startsWith("fake-server serve: --allowed-host"), run.err());
+    }
+
     @Test
     void aPaddedTokenFromTheEnvironmentIsRefusedToo() {
         try {

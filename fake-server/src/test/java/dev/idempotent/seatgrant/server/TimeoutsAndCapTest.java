@@ -60,7 +60,7 @@ class TimeoutsAndCapTest {
     void anIdleKeptAliveConnectionIsClosed() throws Exception {
         try (FakeSeatServer server = start(ServerConfig.builder().idleTimeout(Duration.ofMillis(300)));
              RawConnection c = new RawConnection(server.baseUri(), 10_000)) {
-            assertEquals(200, c.send("GET /__admin/health HTTP/1.1\r\nHost: localhost\r\n\r\n").read().status());
+            assertEquals(200, c.send(Wire.get(server.baseUri(), "/__admin/health")).read().status());
 
             long started = System.nanoTime();
             assertTrue(c.closedByServer(), "closed, not left open for the 10 s read timeout");
@@ -102,7 +102,7 @@ class TimeoutsAndCapTest {
 
                 for (int i = 0; i < 3; i++) {
                     try (RawConnection extra = new RawConnection(server.baseUri(), 10_000)) {
-                        extra.send("GET /__admin/health HTTP/1.1\r\nHost: localhost\r\n\r\n");
+                        extra.send(Wire.get(server.baseUri(), "/__admin/health"));
                         assertNull(readOrNull(extra), "past the cap: closed with no answer");
                     }
                 }
@@ -122,6 +122,65 @@ class TimeoutsAndCapTest {
         }
     }
 
+    @Test
+    void atTheCapTheLongestIdleConnectionMakesRoomForANewOne() throws Exception {
+        // Issue 20 item 11: three kept-alive connections sit idle at a cap of three. Before, a health check on a new
+        // connection was closed unanswered for up to the idle timeout (a minute by default); now the connection
+        // idle longest is closed (FIN, as nginx does) and the newcomer is served.
+        try (FakeSeatServer server = start(ServerConfig.builder().maxConnections(3))) {
+            List<RawConnection> open = new ArrayList<>();
+            try {
+                List<RawConnection> idle = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    RawConnection c = new RawConnection(server.baseUri(), 10_000);
+                    open.add(c);
+                    idle.add(c);
+                    assertEquals(200, c.send(Wire.get(server.baseUri(), "/__admin/health")).read().status());
+                }
+                for (int i = 0; i < 3; i++) {
+                    RawConnection fresh = new RawConnection(server.baseUri(), 10_000);
+                    open.add(fresh);
+                    RawConnection.Response r = fresh.send(Wire.get(server.baseUri(), "/__admin/health")).read();
+                    assertNotNull(r, "newcomer " + i + " was closed unanswered");
+                    assertEquals(200, r.status());
+                    assertTrue(idle.get(i).closedByServer(), "the connection idle longest closed to make room");
+                }
+            } finally {
+                for (RawConnection c : open) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void atTheCapABusyConnectionIsNeverClosedToMakeRoom() throws Exception {
+        // Held connections are busy, not idle: the newcomer is refused, and every held one stays open.
+        FaultPlan plan = FaultPlan.of(FaultRule.of(Fault.HANG_AFTER_COMMIT).withDelayMs(60_000));
+        try (FakeSeatServer server = start(ServerConfig.builder().faultPlan(plan).maxConnections(2))) {
+            List<RawConnection> held = new ArrayList<>();
+            try {
+                for (int i = 0; i < 2; i++) {
+                    RawConnection c = new RawConnection(server.baseUri(), 300);
+                    held.add(c);
+                    c.send(Wire.seatPost("busy-" + i, Http.BODY));
+                }
+                Await.until(Duration.ofSeconds(10), "two held connections", () -> server.journal().size() == 2);
+                try (RawConnection fresh = new RawConnection(server.baseUri(), 10_000)) {
+                    fresh.send(Wire.get(server.baseUri(), "/__admin/health"));
+                    assertNull(readOrNull(fresh), "no idle connection to close: the newcomer is refused");
+                }
+                for (RawConnection c : held) {
+                    assertFalse(c.closedByServer(), "a held connection is not idle");
+                }
+            } finally {
+                for (RawConnection c : held) {
+                    c.close();
+                }
+            }
+        }
+    }
+
     private static RawConnection.Response readOrNull(RawConnection c) {
         try {
             return c.read();
@@ -132,7 +191,7 @@ class TimeoutsAndCapTest {
 
     private static boolean healthAnswers(FakeSeatServer server) {
         try (RawConnection c = new RawConnection(server.baseUri(), 2_000)) {
-            RawConnection.Response r = c.send("GET /__admin/health HTTP/1.1\r\nHost: localhost\r\n\r\n").read();
+            RawConnection.Response r = c.send(Wire.get(server.baseUri(), "/__admin/health")).read();
             return r != null && r.status() == 200;
         } catch (IOException e) {
             return false;

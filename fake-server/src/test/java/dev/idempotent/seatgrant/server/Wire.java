@@ -30,8 +30,14 @@ final class Wire {
                 + "Content-Length: " + bytes.length + "\r\n\r\n" + body;
     }
 
+    /** {@code GET target} addressed to {@code base} by the name and port it was reached at, as a client sends it. */
+    static String get(URI base, String target) {
+        return "GET " + target + " HTTP/1.1\r\nHost: " + base.getAuthority() + "\r\n\r\n";
+    }
+
     /**
-     * Sends {@code raw} and returns one whole response, head and {@code Content-Length} body, as text; what an HTTP
+     * Sends {@code raw} and returns one whole response, head and body ({@code Content-Length}, or chunked with its
+     * framing kept), as text; what an HTTP
      * client would not let a test send (an odd {@code Expect}) still gets its answer read in full.
      */
     static String response(URI base, String raw, int readTimeoutMs) throws IOException {
@@ -49,6 +55,14 @@ final class Wire {
             java.util.regex.Matcher length = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(text);
             if (length.find()) {
                 text.append(new String(in.readNBytes(Integer.parseInt(length.group(1))), StandardCharsets.UTF_8));
+            } else if (text.toString().toLowerCase(java.util.Locale.ROOT).contains("transfer-encoding: chunked")) {
+                // The chunked body as it came, framing included, up to and with its last chunk.
+                java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+                int c;
+                while (!body.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n0\r\n\r\n") && (c = in.read()) != -1) {
+                    body.write(c);
+                }
+                text.append(body.toString(StandardCharsets.UTF_8));
             }
             return text.toString();
         }

@@ -82,9 +82,19 @@ public final class IncidentLab {
      */
     public IncidentLab(Settings settings) {
         this.settings = settings;
-        FaultPlan scenario = FaultPlan.scenario(settings.scenario());
-        this.plan = new FaultPlan(settings.seed(), scenario.rules());
+        this.plan = planFor(settings.scenario(), settings.seed());
         this.deliveries = DeliveryPlan.of(settings.events(), settings.seed());
+    }
+
+    /**
+     * The scenario's plan, reseeded only when one of its rules draws from the seed. The {@code incident} and
+     * {@code reset} plans draw nothing, and a plan with another seed would no longer be the shipped scenario: the
+     * server and its page would name it a custom plan instead of the scenario the table names.
+     */
+    static FaultPlan planFor(String scenario, long seed) {
+        FaultPlan shipped = FaultPlan.scenario(scenario);
+        boolean drawsFromSeed = shipped.rules().stream().anyMatch(rule -> rule.probability() != null);
+        return drawsFromSeed ? new FaultPlan(seed, shipped.rules()) : shipped;
     }
 
     /** Events delivered twice at the same moment, for the table's header. */
@@ -95,6 +105,19 @@ public final class IncidentLab {
     /** Events whose ack the simulated crash loses, for the table's header. */
     public int inFlightCount() {
         return deliveries.inFlight().size();
+    }
+
+    /**
+     * With a running server ({@code --server}), asks it once, before anything is reset or printed, whether it
+     * answers and lets the lab use its admin API; with embedded servers, does nothing.
+     *
+     * @throws IOException saying what is wrong (nothing answers, the admin token is missing or wrong, not a
+     *                     fake-server) and what to do about it
+     */
+    public void checkServer() throws IOException, InterruptedException {
+        if (settings.server() != null) {
+            LabTarget.remote(settings.server(), settings.adminToken()).check();
+        }
     }
 
     /**
@@ -159,19 +182,22 @@ public final class IncidentLab {
         int consumers = Math.min(MAX_CONSUMERS, events.size() + deliveries.twins().size());
         ExecutorService pool = Executors.newFixedThreadPool(consumers);
         try {
-            GrantHandler worker = variant.create(target.baseUri(), faster, lineUpTwins);
             Set<Integer> all = new TreeSet<>();
             for (int i = 0; i < events.size(); i++) {
                 all.add(i);
             }
-            deliver(pool, worker, all, deliveries.twins(), acked);
-            deliver(pool, worker, unacked(all, acked), Set.of(), acked);
+            // Each worker is one process: closed when it "crashes", as a process that dies releases what it held.
+            try (GrantHandler worker = variant.create(target.baseUri(), faster, lineUpTwins)) {
+                deliver(pool, worker, all, deliveries.twins(), acked);
+                deliver(pool, worker, unacked(all, acked), Set.of(), acked);
+            }
             Ledger beforeCrash = target.ledger();
 
-            GrantHandler restarted = variant.create(target.baseUri(), faster, lineUpTwins);
             Set<Integer> redelivered = unacked(all, acked);
             redelivered.addAll(deliveries.inFlight());
-            deliver(pool, restarted, redelivered, Set.of(), acked);
+            try (GrantHandler restarted = variant.create(target.baseUri(), faster, lineUpTwins)) {
+                deliver(pool, restarted, redelivered, Set.of(), acked);
+            }
             Ledger after = target.ledger();
 
             Map<String, Long> extraBefore = extras(beforeCrash);

@@ -37,6 +37,14 @@ interface LabTarget extends AutoCloseable {
     long posts() throws IOException, InterruptedException;
 
     /**
+     * Checks, before anything is changed or printed, that the server answers and lets the lab use its admin API.
+     *
+     * @throws IOException saying what is wrong and what to do about it
+     */
+    default void check() throws IOException, InterruptedException {
+    }
+
+    /**
      * Whether the server holds a seat for the event's (workspaceId, userId), asked through the public list
      * endpoint a client would use (the shipped scenarios fault only POSTs).
      */
@@ -110,8 +118,17 @@ interface LabTarget extends AutoCloseable {
         return entry.method().equals("POST") && entry.path().equals("/v1/seats");
     }
 
-    /** The admin API as the lab uses it. Errors name the admin resource and the status, never the URL. */
+    /**
+     * The admin API as the lab uses it. Errors name the admin resource, the status and what to do, and of the URL
+     * only its host and port (never its path, query or user-info).
+     */
     final class RemoteTarget implements LabTarget {
+
+        /** Entries per page of the journal: the server's most. */
+        private static final int PAGE = 10_000;
+        /** How long a page may keep stopping before an entry still being written (the server settles it in 1 s). */
+        private static final Duration PAGE_PATIENCE = Duration.ofSeconds(10);
+        private static final Duration PAGE_RETRY = Duration.ofMillis(50);
 
         private final URI baseUri;
         private final String adminToken;
@@ -143,16 +160,51 @@ interface LabTarget extends AutoCloseable {
             return new Ledger(root.path("seats").asLong(), root.path("keys").asLong(), duplicates);
         }
 
+        /**
+         * Follows the journal page by page ({@code ?after=SEQ&limit=N}, then each page's {@code next}), so that
+         * neither side ever holds the whole journal. A page that stops before an answer still being written comes
+         * back empty with a {@code next}; the server settles such an entry within a second, so it is asked again
+         * shortly, within a bound.
+         */
         @Override
         public long posts() throws IOException, InterruptedException {
-            JsonNode root = Reads.MAPPER.readTree(send("requests", HttpRequest.BodyPublishers.noBody(), "GET"));
             long posts = 0;
-            for (JsonNode r : root.path("requests")) {
-                if (r.path("method").asText().equals("POST") && r.path("path").asText().equals("/v1/seats")) {
-                    posts++;
+            long after = 0;
+            long deadline = System.nanoTime() + PAGE_PATIENCE.toNanos();
+            while (true) {
+                JsonNode page = Reads.MAPPER.readTree(send("requests?after=" + after + "&limit=" + PAGE,
+                        HttpRequest.BodyPublishers.noBody(), "GET"));
+                for (JsonNode r : page.path("requests")) {
+                    if (r.path("method").asText().equals("POST") && r.path("path").asText().equals("/v1/seats")) {
+                        posts++;
+                    }
                 }
+                JsonNode next = page.path("next");
+                if (!next.isNumber()) {
+                    return posts;
+                }
+                if (page.path("requests").isEmpty()) {
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new IOException("admin requests kept an entry unsettled for "
+                                + PAGE_PATIENCE.toSeconds() + " s");
+                    }
+                    Thread.sleep(PAGE_RETRY.toMillis());
+                }
+                after = next.asLong();
             }
-            return posts;
+        }
+
+        @Override
+        public void check() throws IOException, InterruptedException {
+            // A read that changes nothing, through the same door the lab then uses: connection, token and all.
+            String plan = send("faults", HttpRequest.BodyPublishers.noBody(), "GET");
+            try {
+                if (!Reads.MAPPER.readTree(plan).path("rules").isArray()) {
+                    throw new IOException(notAFakeServer());
+                }
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IOException(notAFakeServer());
+            }
         }
 
         @Override
@@ -169,11 +221,49 @@ interface LabTarget extends AutoCloseable {
             if (adminToken != null) {
                 request.header("Authorization", "Bearer " + adminToken);
             }
-            HttpResponse<String> response = Reads.HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() / 100 != 2) {
-                throw new IOException("admin " + resource + " answered " + response.statusCode());
+            HttpResponse<String> response;
+            try {
+                response = Reads.HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (java.net.ConnectException e) {
+                throw new IOException("nothing answers at " + address() + " (connection refused): start the server "
+                        + "first (fake-server serve), or point --server at the one that runs", e);
+            } catch (java.net.http.HttpTimeoutException e) {
+                throw new IOException("the server at " + address() + " did not answer the admin " + resource
+                        + " request within " + Reads.TIMEOUT.toSeconds() + " s", e);
+            }
+            int status = response.statusCode();
+            if (status == 401) {
+                throw new IOException("the server's admin API answered 401: " + (adminToken == null
+                        ? "it was started with an admin token; set FAKE_SERVER_ADMIN_TOKEN to that token"
+                        : "FAKE_SERVER_ADMIN_TOKEN is not the token the server was started with"));
+            }
+            if (status == 403 && response.body().contains("problem:admin-host-not-allowed")) {
+                throw new IOException("the server's admin API answered 403: it answers only under its own names; "
+                        + "start it with --allowed-host and the host name given to --server");
+            }
+            if (status == 403) {
+                throw new IOException("the server's admin API answered 403: it answers only loopback clients "
+                        + "unless it was started with an admin token (--admin-token, or FAKE_SERVER_ADMIN_TOKEN); "
+                        + "start it with one and set FAKE_SERVER_ADMIN_TOKEN here too");
+            }
+            if (status == 404) {
+                throw new IOException(notAFakeServer());
+            }
+            if (status / 100 != 2) {
+                String name = resource.contains("?") ? resource.substring(0, resource.indexOf('?')) : resource;
+                throw new IOException("admin " + name + " answered " + status);
             }
             return response.body();
+        }
+
+        private String notAFakeServer() {
+            return "the server at " + address() + " has no fake-server admin API (is --server a fake-server?)";
+        }
+
+        /** Host and port only: a URL's path or user-info may carry a secret. */
+        private String address() {
+            int port = baseUri.getPort() != -1 ? baseUri.getPort() : 80;
+            return baseUri.getHost() + ":" + port;
         }
 
         private static List<String> strings(JsonNode array) {

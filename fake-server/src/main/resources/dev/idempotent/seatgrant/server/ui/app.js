@@ -5,8 +5,9 @@
  * - Data comes by fetch polling, once a second, so every request can carry the admin token in the Authorization
  *   header (EventSource cannot send headers, and a token in a URL ends up in logs and history).
  * - The token is asked for only when the server answers 401, and kept in sessionStorage: it dies with the tab.
- * - The journal is read incrementally (GET /__admin/requests?after=SEQ), and only the lanes in view are in the DOM,
- *   so 10,000 journal entries stay cheap.
+ * - The journal is read incrementally, a page at a time (GET /__admin/requests?after=SEQ&limit=N, then each page's
+ *   next), and only the lanes in view are in the DOM, so a full journal loads without one huge answer and 10,000
+ *   entries stay cheap.
  * - Everything the server sent is written with textContent, never parsed as HTML: a key is attacker-chosen text.
  */
 (function () {
@@ -18,6 +19,8 @@
   var TOKEN_KEY = 'fake-server-admin-token';
   var MAX_STORY_ATTEMPTS = 200;
   var MAX_ENTRIES = 100000;   // the server's default journal bound: a page left open for days stays bounded too
+  var PAGE = 2000;            // entries per journal request
+  var MAX_PAGES = 50;         // journal requests per poll: a full journal in one poll, and never more
   var SVG_NS = 'http://www.w3.org/2000/svg';
   var WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -30,14 +33,16 @@
     ledger: null,
     proxied: false,      // the server is a proxy (its ledger says kind: proxy): operations and resources, not grants and seats
     plan: null,
-    duplicateUsers: new Map(), // "workspace\u0000user" -> seat count, from the ledger
+    duplicateUsers: new Map(), // JSON [workspace, user] -> seat count, from the ledger
     selected: null,
     filter: '',
     onlyDuplicates: false,
     t0: Infinity,        // earliest and latest journal time, in ms
     t1: -Infinity,
     summary: null,
-    generation: 0,       // bumped by a reset, so a poll that was out during it is thrown away       // the last ledger and plan, as text, to skip redrawing when nothing changed
+    generation: 0,       // bumped by a reset, so a poll that was out during it is thrown away
+    access: 'loading',   // what the admin API last said: loading, ok, token, refused, unreachable
+    accessDetail: '',
     timer: null,
     busy: false
   };
@@ -51,13 +56,19 @@
       'ledger-seats-label', 'ledger-keys-label', 'timeline-heading',
       'ledger-duplicates-box', 'ledger-requests', 'ledger-plan', 'scenario-form', 'scenario-select', 'clear-plan',
       'reset-store', 'control-result', 'filter', 'only-duplicates', 'lane-count', 'axis', 'lanes', 'lanes-spacer',
-      'lane-list', 'empty', 'story', 'story-heading', 'story-summary', 'story-diagram', 'story-steps', 'story-close'
+      'lane-list', 'empty', 'empty-none', 'empty-why', 'story', 'story-heading', 'story-summary', 'story-diagram', 'story-steps', 'story-close'
     ].forEach(function (id) { el[id] = $(id); });
 
     el['token-form'].addEventListener('submit', function (e) {
       e.preventDefault();
       var token = el['token-input'].value.trim();
       if (!token) { return; }
+      if (!/^[\x21-\x7E]+$/.test(token)) {
+        // The server refuses such a token at start, and a browser could not send one anyway.
+        el['token-why'].textContent = 'An admin token is visible ASCII only: no spaces and no letters beyond ASCII. '
+          + 'Check what you typed.';
+        return;
+      }
       sessionStorage.setItem(TOKEN_KEY, token);
       el['token-input'].value = '';
       el['token-form'].hidden = true;
@@ -163,7 +174,7 @@
     // Ask from one before the last entry seen: if that entry is gone, the journal was reset behind our back.
     var after = state.lastSeq === null ? 0 : Math.max(0, state.lastSeq - 1);
     Promise.all([
-      api('GET', '/__admin/requests?after=' + after, null),
+      readJournal(after),
       api('GET', '/__admin/ledger', null),
       api('GET', '/__admin/faults', null)
     ]).then(function (results) {
@@ -173,8 +184,7 @@
         pollNow();
         return;
       }
-      var journal = results[0] || { requests: [] };
-      var requests = Array.isArray(journal.requests) ? journal.requests : [];
+      var requests = results[0];
       if (state.lastSeq !== null && state.lastSeq > 0 && !requests.some(function (r) { return r.seq === state.lastSeq; })) {
         forgetAll();
         state.busy = false;
@@ -186,6 +196,7 @@
       state.ledger = results[1];
       state.plan = results[2];
       setProxied(!!(state.ledger && state.ledger.kind === 'proxy'));
+      setAccess('ok', '');
       if (fresh || summary !== state.summary) {
         state.summary = summary;
         readDuplicates();
@@ -201,18 +212,48 @@
       if (err instanceof ApiError && err.status === 401) {
         var hadToken = !!sessionStorage.getItem(TOKEN_KEY);
         if (hadToken) { sessionStorage.removeItem(TOKEN_KEY); }
+        setAccess('token', '');
         askForToken(hadToken);
         return; // resumes when a token is entered
       }
       if (err instanceof ApiError && err.status === 403) {
-        setConnection('The admin API answers loopback clients only, and this server has no admin token.', true);
+        setAccess('refused', err.detail);
+        setConnection('The admin API refused this page: ' + err.detail + '.', true);
       } else if (err instanceof ApiError) {
+        setAccess('refused', err.detail);
         setConnection('The admin API answered ' + err.status + ' (' + err.detail + '); retrying.', true);
       } else {
+        setAccess('unreachable', '');
         setConnection('Cannot reach the server; retrying.', true);
       }
       schedule();
     });
+  }
+
+  /**
+   * The journal's entries after {@code after}, read a page at a time: each page names the next one's after, and
+   * null once it reached the end. At most MAX_PAGES pages a poll; the next poll goes on from the last entry read.
+   */
+  function readJournal(after) {
+    var all = [];
+    function page(from, left) {
+      return api('GET', '/__admin/requests?after=' + from + '&limit=' + PAGE, null).then(function (journal) {
+        var requests = journal && Array.isArray(journal.requests) ? journal.requests : [];
+        for (var i = 0; i < requests.length; i++) { all.push(requests[i]); }
+        var next = journal ? journal.next : null;
+        if (typeof next === 'number' && requests.length && left > 1) { return page(next, left - 1); }
+        return all;
+      });
+    }
+    return page(after, MAX_PAGES);
+  }
+
+  /** Records what the admin API last said, for the words shown where the lanes would be. */
+  function setAccess(access, detail) {
+    if (state.access === access && state.accessDetail === detail) { return; }
+    state.access = access;
+    state.accessDetail = detail;
+    renderEmpty();
   }
 
   function schedule() {
@@ -289,6 +330,8 @@
         workspaceId: r.workspaceId,
         userId: r.userId,
         sent: r.sent,
+        answeredMs: typeof r.answeredMs === 'number' ? r.answeredMs : null,
+        twinOf: null,
         operation: r.operation || null,
         upstreamStatus: r.upstreamStatus === undefined ? null : r.upstreamStatus,
         upstreamError: r.upstreamError || null
@@ -324,23 +367,24 @@
       }
       return found;
     }
-    function user(entry) { return entry.workspaceId + '\u0000' + entry.userId; }
+    // Ids as JSON arrays: never a character CSS.escape would change (it turns U+0000 into U+FFFD).
+    function user(entry) { return JSON.stringify([entry.workspaceId, entry.userId]); }
     var reads = [];
     state.entries.forEach(function (entry) {
       var target;
       if (entry.operation) {
         // Through a proxy: a write is its operation's lane, and so is any request that carried the operation's key.
         if (WRITES.has(entry.method) || entry.operation.indexOf('key') === 0) {
-          target = lane('op\u0000' + entry.operation, 'op', entry);
+          target = lane(JSON.stringify(['op', entry.operation]), 'op', entry);
           target.operation = entry.operation;
         } else {
           target = lane('other', 'other', entry);
         }
       } else if (entry.method === 'POST' && entry.key) {
-        target = lane('key\u0000' + entry.key, 'key', entry);
+        target = lane(JSON.stringify(['key', entry.key]), 'key', entry);
         if (entry.workspaceId && entry.userId && !keyedByUser.has(user(entry))) { keyedByUser.set(user(entry), target); }
       } else if (entry.method === 'POST' && entry.workspaceId && entry.userId) {
-        target = lane('user\u0000' + user(entry), 'user', entry);
+        target = lane(JSON.stringify(['user', entry.workspaceId, entry.userId]), 'user', entry);
       } else if (entry.workspaceId && entry.userId) {
         reads.push(entry);
         return;
@@ -350,14 +394,15 @@
       target.attempts.push(entry);
     });
     reads.forEach(function (entry) {
-      var target = lanes.get('user\u0000' + user(entry)) || keyedByUser.get(user(entry))
-        || lane('user\u0000' + user(entry), 'user', entry);
+      var id = JSON.stringify(['user', entry.workspaceId, entry.userId]);
+      var target = lanes.get(id) || keyedByUser.get(user(entry)) || lane(id, 'user', entry);
       target.attempts.push(entry);
     });
     var ordered = Array.from(lanes.values());
     ordered.forEach(function (l) {
       l.attempts.sort(function (a, b) { return a.at - b.at || a.seq - b.seq; });
       l.firstAt = l.attempts[0].at;
+      markTwins(l.attempts);
       l.attempts.forEach(function (a) {
         if (!l.workspaceId && a.workspaceId) { l.workspaceId = a.workspaceId; }
         if (!l.userId && a.userId) { l.userId = a.userId; }
@@ -368,34 +413,58 @@
     state.ordered = ordered;
   }
 
+  /**
+   * Names the twin deliveries among a lane's POSTs: an attempt that arrived while an earlier attempt of the same
+   * grant was still waiting for its answer (its first byte before the earlier one's answer left) is the same
+   * event delivered twice at once, not a retry, which comes after an answer (or its loss). An earlier attempt
+   * with no answer written (a reset, a close) cannot be timed, so it makes no twin.
+   */
+  function markTwins(attempts) {
+    var posts = attempts.filter(function (a) { return a.method === 'POST'; });
+    posts.forEach(function (a, i) {
+      a.twinOf = null;
+      for (var j = 0; j < i; j++) {
+        var earlier = posts[j];
+        if (earlier.answeredMs !== null && a.at < earlier.at + earlier.answeredMs) {
+          a.twinOf = earlier;
+          return;
+        }
+      }
+    });
+  }
+
   function readDuplicates() {
     state.duplicateUsers = new Map();
     var dups = state.ledger && Array.isArray(state.ledger.duplicates) ? state.ledger.duplicates : [];
     dups.forEach(function (d) {
-      state.duplicateUsers.set(d.workspaceId + '\u0000' + d.userId, (d.seatIds || []).length);
+      state.duplicateUsers.set(JSON.stringify([d.workspaceId, d.userId]), (d.seatIds || []).length);
     });
   }
 
   /** What a lane adds up to: seats it created, replays it got, and whether it is a duplicate (and why). */
   function facts(lane) {
     var seats = new Set();
+    var twinSeats = new Set();
     var replays = 0;
+    var twins = 0;
     lane.attempts.forEach(function (a) {
       if (a.committed && a.seatId) { seats.add(a.seatId); }
+      if (a.committed && a.seatId && a.twinOf) { twinSeats.add(a.seatId); }
       if (isReplay(a)) { replays++; }
+      if (a.twinOf) { twins++; }
     });
     var userSeats = lane.workspaceId && lane.userId
-      ? state.duplicateUsers.get(lane.workspaceId + '\u0000' + lane.userId) || 0 : 0;
+      ? state.duplicateUsers.get(JSON.stringify([lane.workspaceId, lane.userId])) || 0 : 0;
     var duplicate = lane.kind !== 'other' && (seats.size > 1 || userSeats > 1);
     var why = '';
-    if (seats.size > 1 && lane.kind === 'op') {
-      why = seats.size + ' resources for one operation';
-    } else if (seats.size > 1) {
-      why = seats.size + ' seats for one grant';
+    if (seats.size > 1) {
+      // Short, to fit beside the badge: the story says it in full, and the mark carries the twin's arrow.
+      why = seats.size + (lane.kind === 'op' ? ' resources for one operation' : ' seats for one grant')
+        + (twinSeats.size ? ' (' + (twinSeats.size === 1 ? 'one' : twinSeats.size) + ' by a twin)' : '');
     } else if (duplicate) {
       why = 'this user holds ' + userSeats + ' seats across grants';
     }
-    return { seats: seats.size, replays: replays, duplicate: duplicate, why: why };
+    return { seats: seats.size, replays: replays, duplicate: duplicate, why: why, twins: twins };
   }
 
   function isReplay(a) {
@@ -433,6 +502,7 @@
     if (lane.attempts.length > posts) { parts.push(plural(lane.attempts.length - posts, 'read')); }
     if (!(f.duplicate && f.seats > 1)) { parts.push(plural(f.seats, noun())); }
     if (f.replays) { parts.push(plural(f.replays, 'replay')); }
+    if (f.twins && !(f.duplicate && f.seats > 1)) { parts.push(f.twins + (f.twins === 1 ? ' twin delivery' : ' twin deliveries')); }
     return parts.join(' · ');
   }
 
@@ -454,8 +524,30 @@
       return !state.onlyDuplicates || facts(lane).duplicate;
     });
     el['lane-count'].textContent = 'Showing ' + plural(state.shown.length, 'lane') + ' of ' + state.ordered.length + '.';
-    el.empty.hidden = state.ordered.length > 0;
+    renderEmpty();
     renderAll();
+  }
+
+  /**
+   * What stands where the lanes would be when there are none: "no requests yet" only once the journal has been
+   * read and is empty; otherwise why it cannot be shown (a token is needed, the API refused, the server is away).
+   */
+  function renderEmpty() {
+    el.empty.hidden = state.ordered.length > 0;
+    var why = '';
+    if (state.access === 'loading') {
+      why = 'Reading the journal\u2026';
+    } else if (state.access === 'token') {
+      why = 'A token is needed: this server\'s admin API answered 401, so its requests cannot be shown until you '
+        + 'enter the admin token above.';
+    } else if (state.access === 'refused') {
+      why = 'The admin API refused this page (' + state.accessDetail + '), so the server\'s requests cannot be shown.';
+    } else if (state.access === 'unreachable') {
+      why = 'Cannot reach the server; its requests appear once it answers.';
+    }
+    el['empty-none'].hidden = why !== '';
+    el['empty-why'].hidden = why === '';
+    el['empty-why'].textContent = why;
   }
 
   function renderAll() {
@@ -524,7 +616,8 @@
 
   function renderLanes() {
     var list = el['lane-list'];
-    var focusedId = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.lane : null;
+    var active = document.activeElement;
+    var focusedId = active && active.classList && active.classList.contains('lane-button') ? active.dataset.lane : null;
     el['lanes-spacer'].style.height = (state.shown.length * ROW_PX) + 'px';
     var first = Math.max(0, Math.floor(el.lanes.scrollTop / ROW_PX) - OVERSCAN);
     var last = Math.min(state.shown.length, Math.ceil((el.lanes.scrollTop + el.lanes.clientHeight) / ROW_PX) + OVERSCAN);
@@ -535,19 +628,25 @@
     }
     list.textContent = '';
     list.appendChild(fragment);
-    if (focusedId) {
-      var again = list.querySelector('[data-lane="' + cssEscape(focusedId) + '"]');
-      if (again) { again.focus({ preventScroll: true }); }
+    if (focusedId !== null) {
+      // The focused lane's button was just replaced: focus its new one, or, scrolled away, the timeline itself.
+      var again = laneButton(focusedId);
+      if (again) { again.focus({ preventScroll: true }); } else { el.lanes.focus({ preventScroll: true }); }
     }
+  }
+
+  /** The rendered button of lane {@code id}, found by comparison: no selector has to spell the id. */
+  function laneButton(id) {
+    var buttons = el['lane-list'].querySelectorAll('.lane-button');
+    for (var i = 0; i < buttons.length; i++) {
+      if (buttons[i].dataset.lane === id) { return buttons[i]; }
+    }
+    return null;
   }
 
   function labelWidth() {
     var button = el['lane-list'].querySelector('.lane-button');
     return button ? button.offsetWidth : 400;
-  }
-
-  function cssEscape(text) {
-    return window.CSS && CSS.escape ? CSS.escape(text) : text.replace(/["\\]/g, '\\$&');
   }
 
   function laneRow(lane, index, trackWidth) {
@@ -598,8 +697,8 @@
       rowsEnd[row] = px;
       var mark = document.createElement('span');
       var look = markLook(a);
-      mark.className = 'mark ' + look.cls;
-      mark.textContent = look.text;
+      mark.className = 'mark ' + look.cls + (a.twinOf ? ' twin' : '');
+      mark.textContent = (a.twinOf ? '\u21C9' : '') + look.text;
       mark.title = attemptSentence(a, lane);
       mark.style.left = pct + '%';
       mark.style.top = (row === 0 ? 2 : 22) + 'px';
@@ -671,7 +770,9 @@
     }
     var back = answerWords(a);
     var lost = a.committed && a.fault ? ' — the worker never learned the seat was made' : '';
-    return (a.method === 'POST' ? 'Attempt ' + a.attempt : 'A read') + ' at ' + clock(a.at) + ' (+' + ((a.at - state.t0) / 1000).toFixed(2) + ' s): '
+    var twin = a.twinOf ? ' (a twin delivery: it arrived while attempt ' + a.twinOf.attempt
+      + ' was still waiting for its answer' + (a.committed ? ', and made a seat of its own' : '') + ')' : '';
+    return (a.method === 'POST' ? 'Attempt ' + a.attempt : 'A read') + ' at ' + clock(a.at) + ' (+' + ((a.at - state.t0) / 1000).toFixed(2) + ' s)' + twin + ': '
       + who + '; ' + store + '; back came ' + back + lost + '.';
   }
 
@@ -693,9 +794,11 @@
       upstream = 'the upstream answered ' + a.upstreamStatus;
     }
     var lost = a.committed && a.fault ? ' — the client never learned ' + a.seatId + ' was created' : '';
+    var twin = a.twinOf ? ' (a twin: it arrived while attempt ' + a.twinOf.attempt
+      + ' was still waiting for its answer' + (a.committed ? ', and created a resource of its own' : '') + ')' : '';
     return (isAttempt(a) ? 'Attempt ' + a.attempt : 'A read') + ' at ' + clock(a.at) + ' (+'
-      + ((a.at - state.t0) / 1000).toFixed(2) + ' s): ' + who + '; ' + upstream + '; back came ' + answerWords(a)
-      + lost + '.';
+      + ((a.at - state.t0) / 1000).toFixed(2) + ' s)' + twin + ': ' + who + '; ' + upstream + '; back came '
+      + answerWords(a) + lost + '.';
   }
 
   /** A write (a POST, or through a proxy also PUT, PATCH and DELETE) rather than a read. */
@@ -765,9 +868,9 @@
     state.selected = null;
     el.story.hidden = true;
     if (had) {
-      renderLanes();
-      var button = el['lane-list'].querySelector('[data-lane="' + cssEscape(had) + '"]');
-      if (button) { button.focus(); }
+      // Back to the lane the story came from, scrolled into view if it was not; filtered out, the timeline.
+      var index = state.shown.findIndex(function (l) { return l.id === had; });
+      if (index >= 0) { focusLane(index); } else { renderLanes(); el.lanes.focus(); }
     }
   }
 
@@ -803,7 +906,8 @@
     var svg = svgEl('svg', { width: width, role: 'presentation' });
     var body = [];
     attempts.forEach(function (a) {
-      body.push({ kind: 'when', y: y, text: (isAttempt(a) ? 'attempt ' + a.attempt : 'read') + ' · ' + clock(a.at) });
+      body.push({ kind: 'when', y: y, text: (isAttempt(a) ? 'attempt ' + a.attempt : 'read')
+        + (a.twinOf ? ' (twin delivery)' : '') + ' · ' + clock(a.at) });
       y += 16;
       body.push({ kind: 'arrow', y: y, from: X.worker, to: X.server, cls: '',
         text: a.method + ' ' + a.path + (a.key ? ' · Idempotency-Key ' + a.key : (isAttempt(a) ? ' · no key' : '')) });

@@ -290,7 +290,8 @@ public final class SoakBenchmark {
         for (int i = 0; i < 5; i++) {
             burst.append("GET /v1/seats?workspaceId=ws_none HTTP/1.1\r\nHost: x\r\n\r\n");
         }
-        burst.append("GET /__admin/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        // The admin API answers only under the server's own names, with its port.
+        burst.append("GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n");
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(5_000);
             socket.getOutputStream().write(burst.toString().getBytes(StandardCharsets.ISO_8859_1));

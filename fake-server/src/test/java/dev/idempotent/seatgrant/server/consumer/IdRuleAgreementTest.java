@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
  *   <li>Idempotency-Key (the requestId): 1 to 255 characters, each 0x21 to 0x7E.</li>
  *   <li>workspaceId and userId: not blank, at most 255 characters, no control character, no unpaired surrogate,
  *       and no leading or trailing whitespace ({@code !s.equals(s.strip())} is refused), otherwise kept as sent.</li>
+ *   <li>role: {@code member}, {@code admin} or {@code viewer}, spelled exactly so (issue 22 item 5).</li>
  * </ul>
  * A key with leading or trailing spaces is not a candidate: HTTP strips optional whitespace around a header value,
  * so no server can see it; the worker refuses it before it could be sent.
@@ -39,8 +40,11 @@ class IdRuleAgreementTest {
             "", " ", "w".repeat(255), "w".repeat(256), "nul\u0000", "bell\u0007", "del\u007f", "lone\ud800",
             "pair\ud83d\ude00", "caf\u00e9", "line\nbreak");
 
+    private static final List<String> ROLES = List.of(
+            "member", "admin", "viewer", "owner", "Member", "ADMIN", " admin", "viewer ", "", "guest");
+
     @Test
-    void theServerAcceptsExactlyTheKeysAndIdsSeatRequestedAccepts() throws Exception {
+    void theServerAcceptsExactlyTheKeysIdsAndRolesSeatRequestedAccepts() throws Exception {
         List<String> disagreements = new ArrayList<>();
         try (FakeSeatServer server = FakeSeatServer.start(ServerConfig.builder().build())) {
             int n = 0;
@@ -58,6 +62,12 @@ class IdRuleAgreementTest {
                 boolean workerUser = accepts(() -> new SeatRequested(userKey, "ws_1", id));
                 check(disagreements, "userId", id, workerUser,
                         post(server, userKey.getBytes(StandardCharsets.US_ASCII), body("ws_1", id)));
+            }
+            for (String role : ROLES) {
+                String key = "agree-role-" + n;
+                boolean worker = accepts(() -> new SeatRequested(key, "ws_1", "u_1", role));
+                check(disagreements, "role", role, worker,
+                        post(server, key.getBytes(StandardCharsets.US_ASCII), body("ws_1", "u_" + n++, role)));
             }
         }
         assertEquals(List.of(), disagreements, "the worker and the server must accept the same values");
@@ -84,7 +94,11 @@ class IdRuleAgreementTest {
 
     /** A grant body whose strings are JSON-escaped by hand, so every candidate reaches the server exactly as written. */
     private static String body(String workspaceId, String userId) {
-        return "{\"workspaceId\":" + json(workspaceId) + ",\"userId\":" + json(userId) + ",\"role\":\"member\"}";
+        return body(workspaceId, userId, "member");
+    }
+
+    private static String body(String workspaceId, String userId, String role) {
+        return "{\"workspaceId\":" + json(workspaceId) + ",\"userId\":" + json(userId) + ",\"role\":" + json(role) + "}";
     }
 
     private static String json(String s) {

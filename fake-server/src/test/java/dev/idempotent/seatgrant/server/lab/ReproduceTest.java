@@ -7,14 +7,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idempotent.seatgrant.server.FakeSeatServer;
+import dev.idempotent.seatgrant.server.FaultPlan;
 import dev.idempotent.seatgrant.server.Main;
 import dev.idempotent.seatgrant.server.ServerConfig;
+import dev.idempotent.seatgrant.server.internal.cli.ReproduceCommand;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -132,12 +139,70 @@ class ReproduceTest {
                     "--server", server.baseUri().toString(), "--json");
 
             assertEquals(0, run.exit(), run.err());
+            assertTrue(run.err().contains("reproduce: watch it live at " + server.baseUri().resolve("/__admin/ui")),
+                    run.err());
             Map<String, JsonNode> rows = byName(MAPPER.readTree(run.out()));
             assertTrue(rows.get("fixture").path("duplicates").asLong() >= 5, run.out());
             assertEquals(0, rows.get("minimal-patch").path("duplicates").asLong());
             // The server was reset before the last variant: what it holds now is the minimal patch's work alone.
             assertEquals(5, server.ledger().seats());
             assertTrue(server.ledger().duplicates().isEmpty());
+            // The page labels the plan from this field: "scenario incident", as the README and the table say.
+            HttpResponse<String> faults = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    server.baseUri().resolve("/__admin/faults")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals("incident", MAPPER.readTree(faults.body()).path("scenario").asText(), faults.body());
+        }
+    }
+
+    @Test
+    void theLabInstallsTheShippedScenarioUnlessItsRulesDrawFromAnotherSeed() {
+        for (String scenario : List.of("incident", "reset")) {
+            assertEquals(FaultPlan.scenario(scenario), IncidentLab.planFor(scenario, 8), "no rule draws: " + scenario);
+        }
+        FaultPlan flaky = FaultPlan.scenario("flaky");
+        assertEquals(flaky, IncidentLab.planFor("flaky", flaky.seed()));
+        assertEquals(new FaultPlan(8, flaky.rules()), IncidentLab.planFor("flaky", 8), "another seed, another draw");
+    }
+
+    @Test
+    void theLabClosesTheAnswerKeyWorkersItCreates() {
+        Set<Thread> before = workerThreads();
+
+        Run run = reproduce("--events", "3", "--variant", "answer-key", "--scenario", "reset");
+
+        assertEquals(0, run.exit(), run.err());
+        assertEquals(Set.of(), workerThreads().stream().filter(t -> !before.contains(t)).map(Thread::getName)
+                .collect(Collectors.toSet()), "both answer-key workers (before and after the restart) were closed");
+    }
+
+    /** Threads a SeatGrantWorker starts for its own client and timer; its close() joins them. */
+    private static Set<Thread> workerThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("seat-grant-")).collect(Collectors.toSet());
+    }
+
+    @Test
+    void anAdminApiThatAnswers401NamesTheTokenVariableBeforeAnythingIsPrinted() throws Exception {
+        try (FakeSeatServer server = FakeSeatServer.start(ServerConfig.builder().port(0).db("mem")
+                .adminToken("t0k3n-for-the-lab").build())) {
+            List<String> args = List.of("--events", "1", "--variant", "answer-key", "--server",
+                    server.baseUri().toString());
+            for (String token : new String[] {null, "not-the-token"}) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                ByteArrayOutputStream err = new ByteArrayOutputStream();
+                int exit = ReproduceCommand.run(ReproduceCommand.parse(args, token),
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8));
+
+                assertEquals(1, exit);
+                List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+                assertEquals(1, lines.size(), "one line, and no page URL to a server the lab cannot use: " + lines);
+                assertTrue(lines.get(0).startsWith("fake-server reproduce: the server's admin API answered 401: ")
+                        && lines.get(0).contains("FAKE_SERVER_ADMIN_TOKEN"), lines.get(0));
+                assertFalse(lines.get(0).contains("t0k3n") || (token != null && lines.get(0).contains(token)),
+                        "no token in the message");
+                assertEquals("", out.toString(StandardCharsets.UTF_8));
+            }
         }
     }
 
@@ -150,8 +215,10 @@ class ReproduceTest {
         Run run = reproduce("--events", "1", "--variant", "answer-key", "--server", "http://127.0.0.1:" + port);
 
         assertEquals(1, run.exit());
-        assertEquals(List.of("fake-server reproduce: cannot drive the server: ConnectException"),
-                run.err().lines().filter(l -> !l.startsWith("reproduce: ")).toList());
+        // Checked before the page's URL is printed: no "watch it live" line sends the user to a server that is down.
+        assertEquals(List.of("fake-server reproduce: nothing answers at 127.0.0.1:" + port + " (connection refused): "
+                + "start the server first (fake-server serve), or point --server at the one that runs"),
+                run.err().lines().toList());
         assertTrue(run.out().isEmpty());
     }
 

@@ -54,8 +54,10 @@ public interface GrantListener {
         /** The calling thread was interrupted; {@link GrantInterruptedException} (outcomes only). */
         INTERRUPTED,
         /**
-         * The grant was stopped from outside: its {@code handleAsync} future was cancelled, or the worker was
-         * closed while it ran (outcomes only). The seat may exist; redelivery is safe.
+         * The grant was stopped from outside before it ended by itself: its {@code handleAsync} future was
+         * completed by someone else (cancelled, timed out with {@code orTimeout}, completed normally or
+         * exceptionally), or the worker was closed while it ran (outcomes only); {@link OutcomeEvent#endedBy()}
+         * says which. The seat may exist; redelivery is safe.
          */
         CANCELLED,
         /**
@@ -81,12 +83,44 @@ public interface GrantListener {
      * @param delay     the wait before the next attempt, on {@code RETRY}
      * @param reason    the classifier's one-line reason (never a URL or a header value)
      * @param error     the class name of the transport failure, when no answer arrived (never its message)
+     * @param elapsed   how long this attempt took, from building its request to classifying its answer (or its
+     *                  failure), on the worker's clock; the wait after it is not included
      */
     record AttemptEvent(String requestId, int attempt, Outcome outcome, OptionalInt status, Optional<String> seatId,
-            Optional<Duration> delay, String reason, Optional<String> error) {
+            Optional<Duration> delay, String reason, Optional<String> error, Duration elapsed) {
 
         /**
-         * Checks that nothing is null and the attempt number is positive.
+         * Checks that nothing is null, the attempt number is positive and the duration is not negative.
+         *
+         * @param requestId the event's requestId
+         * @param attempt   which POST this was, from 1
+         * @param outcome   what the worker does next because of it
+         * @param status    the HTTP status, or empty
+         * @param seatId    the seat, when named
+         * @param delay     the wait before the next attempt, on {@code RETRY}
+         * @param reason    the classifier's reason
+         * @param error     the transport failure's class name, when no answer arrived
+         * @param elapsed   how long the attempt took
+         */
+        public AttemptEvent {
+            Objects.requireNonNull(requestId, "requestId");
+            Objects.requireNonNull(outcome, "outcome");
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(seatId, "seatId");
+            Objects.requireNonNull(delay, "delay");
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(error, "error");
+            Objects.requireNonNull(elapsed, "elapsed");
+            if (attempt < 1) {
+                throw new IllegalArgumentException("attempt must be at least 1");
+            }
+            if (elapsed.isNegative()) {
+                throw new IllegalArgumentException("elapsed must not be negative");
+            }
+        }
+
+        /**
+         * An attempt event with no duration ({@link Duration#ZERO}), as the record was before it carried one.
          *
          * @param requestId the event's requestId
          * @param attempt   which POST this was, from 1
@@ -97,17 +131,9 @@ public interface GrantListener {
          * @param reason    the classifier's reason
          * @param error     the transport failure's class name, when no answer arrived
          */
-        public AttemptEvent {
-            Objects.requireNonNull(requestId, "requestId");
-            Objects.requireNonNull(outcome, "outcome");
-            Objects.requireNonNull(status, "status");
-            Objects.requireNonNull(seatId, "seatId");
-            Objects.requireNonNull(delay, "delay");
-            Objects.requireNonNull(reason, "reason");
-            Objects.requireNonNull(error, "error");
-            if (attempt < 1) {
-                throw new IllegalArgumentException("attempt must be at least 1");
-            }
+        public AttemptEvent(String requestId, int attempt, Outcome outcome, OptionalInt status,
+                Optional<String> seatId, Optional<Duration> delay, String reason, Optional<String> error) {
+            this(requestId, attempt, outcome, status, seatId, delay, reason, error, Duration.ZERO);
         }
     }
 
@@ -120,12 +146,62 @@ public interface GrantListener {
      * @param status    the last HTTP status, or empty when the last attempt got no answer
      * @param seatId    the seat, on {@code GRANTED} and {@code REPLAYED}
      * @param elapsed   time from the call to this outcome, on the worker's clock
+     * @param endedBy   on {@code CANCELLED}, what stopped the grant: {@value #CANCEL} (the future was cancelled),
+     *                  {@value #TIMEOUT} (it was completed with a {@link java.util.concurrent.TimeoutException},
+     *                  as {@code orTimeout} does), {@code exception:<class name>} (completed exceptionally with
+     *                  anything else), {@value #COMPLETED} (completed normally by someone else) or
+     *                  {@value #CLOSE} (the worker was closed); empty on every other outcome
      */
     record OutcomeEvent(String requestId, int attempts, Outcome outcome, OptionalInt status, Optional<String> seatId,
-            Duration elapsed) {
+            Duration elapsed, Optional<String> endedBy) {
+
+        /** {@link #endedBy()} of a grant whose future was cancelled. */
+        public static final String CANCEL = "cancel";
+
+        /** {@link #endedBy()} of a grant whose future was completed with a {@code TimeoutException}. */
+        public static final String TIMEOUT = "timeout";
+
+        /** {@link #endedBy()} of a grant whose future was completed normally by someone other than the worker. */
+        public static final String COMPLETED = "completed";
+
+        /** {@link #endedBy()} of a grant cut short by {@link SeatGrantWorker#close()}. */
+        public static final String CLOSE = "close";
+
+        /** How {@link #endedBy()} starts for a future completed exceptionally; the class name follows. */
+        public static final String EXCEPTION_PREFIX = "exception:";
 
         /**
-         * Checks that nothing is null and that {@code RETRY} is not an outcome.
+         * Checks that nothing is null, that {@code RETRY} is not an outcome, and that only a cancellation says
+         * what ended it.
+         *
+         * @param requestId the event's requestId
+         * @param attempts  POSTs sent or started
+         * @param outcome   anything but {@code RETRY}
+         * @param status    the last HTTP status, or empty
+         * @param seatId    the seat, on {@code GRANTED} and {@code REPLAYED}
+         * @param elapsed   time from the call to this outcome
+         * @param endedBy   what stopped a {@code CANCELLED} grant; empty otherwise
+         */
+        public OutcomeEvent {
+            Objects.requireNonNull(requestId, "requestId");
+            Objects.requireNonNull(outcome, "outcome");
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(seatId, "seatId");
+            Objects.requireNonNull(elapsed, "elapsed");
+            Objects.requireNonNull(endedBy, "endedBy");
+            if (outcome == Outcome.RETRY) {
+                throw new IllegalArgumentException("RETRY is not an outcome");
+            }
+            if (attempts < 0) {
+                throw new IllegalArgumentException("attempts must not be negative");
+            }
+            if (endedBy.isPresent() && outcome != Outcome.CANCELLED) {
+                throw new IllegalArgumentException("only a CANCELLED outcome says what ended it");
+            }
+        }
+
+        /**
+         * An outcome that names nothing as having ended it, as the record was before it carried {@code endedBy}.
          *
          * @param requestId the event's requestId
          * @param attempts  POSTs sent or started
@@ -134,18 +210,9 @@ public interface GrantListener {
          * @param seatId    the seat, on {@code GRANTED} and {@code REPLAYED}
          * @param elapsed   time from the call to this outcome
          */
-        public OutcomeEvent {
-            Objects.requireNonNull(requestId, "requestId");
-            Objects.requireNonNull(outcome, "outcome");
-            Objects.requireNonNull(status, "status");
-            Objects.requireNonNull(seatId, "seatId");
-            Objects.requireNonNull(elapsed, "elapsed");
-            if (outcome == Outcome.RETRY) {
-                throw new IllegalArgumentException("RETRY is not an outcome");
-            }
-            if (attempts < 0) {
-                throw new IllegalArgumentException("attempts must not be negative");
-            }
+        public OutcomeEvent(String requestId, int attempts, Outcome outcome, OptionalInt status,
+                Optional<String> seatId, Duration elapsed) {
+            this(requestId, attempts, outcome, status, seatId, elapsed, Optional.empty());
         }
     }
 }

@@ -24,7 +24,8 @@ import java.util.function.Consumer;
  *   <tr><td>requestTimeout</td><td>5 s</td><td>one attempt, from send to the full response</td></tr>
  *   <tr><td>connectTimeout</td><td>2 s</td><td>TCP connect (the worker's own client only)</td></tr>
  *   <tr><td>httpClient</td><td>the worker's own</td><td>HTTP/1.1, no redirects, closed with the worker</td></tr>
- *   <tr><td>requestCustomizer</td><td>none</td><td>adds headers (say, {@code Authorization}) to every attempt</td></tr>
+ *   <tr><td>requestCustomizer</td><td>none</td><td>adds headers (say, {@code Authorization} or a
+ *       {@code traceparent}) to every attempt, knowing the grant and the attempt if it wants to</td></tr>
  *   <tr><td>listener</td><td>{@link GrantListener#NONE}</td><td>told about every attempt and outcome</td></tr>
  * </table>
  *
@@ -33,6 +34,7 @@ import java.util.function.Consumer;
 public final class SeatGrantConfig {
 
     private static final Consumer<HttpRequest.Builder> NO_CUSTOMIZER = request -> { };
+    private static final RequestCustomizer NO_ATTEMPT_CUSTOMIZER = (request, context) -> { };
 
     private final URI baseUri;
     private final int maxAttempts;
@@ -43,7 +45,9 @@ public final class SeatGrantConfig {
     private final Duration requestTimeout;
     private final Duration connectTimeout;
     private final HttpClient httpClient;
-    private final Consumer<HttpRequest.Builder> requestCustomizer;
+    private final RequestCustomizer customizer;
+    /** The customizer in the form it was set, when that was a {@code Consumer}; null for a RequestCustomizer. */
+    private final Consumer<HttpRequest.Builder> consumerCustomizer;
     private final GrantListener listener;
 
     private SeatGrantConfig(Builder b) {
@@ -56,7 +60,8 @@ public final class SeatGrantConfig {
         this.requestTimeout = b.requestTimeout;
         this.connectTimeout = b.connectTimeout;
         this.httpClient = b.httpClient;
-        this.requestCustomizer = b.requestCustomizer;
+        this.customizer = b.customizer;
+        this.consumerCustomizer = b.consumerCustomizer;
         this.listener = b.listener;
         if (!"http".equalsIgnoreCase(baseUri.getScheme()) && !"https".equalsIgnoreCase(baseUri.getScheme())) {
             throw new IllegalArgumentException("baseUri must be an absolute http or https URI");
@@ -107,9 +112,10 @@ public final class SeatGrantConfig {
                 .callTimeout(callTimeout)
                 .requestTimeout(requestTimeout)
                 .connectTimeout(connectTimeout)
-                .requestCustomizer(requestCustomizer)
                 .listener(listener);
         b.httpClient = httpClient;
+        b.customizer = customizer;
+        b.consumerCustomizer = consumerCustomizer;
         return b;
     }
 
@@ -163,9 +169,31 @@ public final class SeatGrantConfig {
         return Optional.ofNullable(httpClient);
     }
 
-    /** {@return what is called on every attempt's request builder before the worker sets its own headers} */
+    /**
+     * What is called on every attempt's request builder, with the grant's requestId and the attempt number, before
+     * the worker sets its own headers; a customizer set in its {@code Consumer} form is adapted and ignores the
+     * context.
+     *
+     * @return the customizer every attempt runs (a no-op by default)
+     */
+    public RequestCustomizer customizer() {
+        return customizer;
+    }
+
+    /**
+     * The customizer as set with {@link Builder#requestCustomizer(Consumer)}.
+     *
+     * @return that consumer, or a no-op when no customizer was set
+     * @throws IllegalStateException when the customizer was set as a {@link RequestCustomizer}, which no
+     *     {@code Consumer} can stand for
+     * @deprecated a customizer may now need the {@link AttemptContext}; read it with {@link #customizer()}
+     */
+    @Deprecated(since = "0.1.0")
     public Consumer<HttpRequest.Builder> requestCustomizer() {
-        return requestCustomizer;
+        if (consumerCustomizer == null) {
+            throw new IllegalStateException("this configuration's customizer takes an AttemptContext; use customizer()");
+        }
+        return consumerCustomizer;
     }
 
     /** {@return the listener told about every attempt and outcome ({@link GrantListener#NONE} by default)} */
@@ -191,15 +219,20 @@ public final class SeatGrantConfig {
                 && requestTimeout.equals(c.requestTimeout)
                 && connectTimeout.equals(c.connectTimeout)
                 && httpClient == c.httpClient
-                && requestCustomizer == c.requestCustomizer
+                && customizerAsSet() == c.customizerAsSet()
                 && listener == c.listener;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(baseUri, maxAttempts, baseDelay, maxDelay, retryAfterCap, callTimeout, requestTimeout,
-                connectTimeout, System.identityHashCode(httpClient), System.identityHashCode(requestCustomizer),
+                connectTimeout, System.identityHashCode(httpClient), System.identityHashCode(customizerAsSet()),
                 System.identityHashCode(listener));
+    }
+
+    /** The customizer object the caller set (its {@code Consumer} rather than the adapter), for identity. */
+    private Object customizerAsSet() {
+        return consumerCustomizer != null ? consumerCustomizer : customizer;
     }
 
     /** {@return every bounded setting, and whose client is used; never the base URI} */
@@ -225,7 +258,8 @@ public final class SeatGrantConfig {
         private Duration requestTimeout = Duration.ofSeconds(5);
         private Duration connectTimeout = Duration.ofSeconds(2);
         private HttpClient httpClient;
-        private Consumer<HttpRequest.Builder> requestCustomizer = NO_CUSTOMIZER;
+        private RequestCustomizer customizer = NO_ATTEMPT_CUSTOMIZER;
+        private Consumer<HttpRequest.Builder> consumerCustomizer = NO_CUSTOMIZER;
         private GrantListener listener = GrantListener.NONE;
 
         private Builder(URI baseUri) {
@@ -343,12 +377,32 @@ public final class SeatGrantConfig {
          * worker sets its own values, and those win: whatever the customizer does, the request is a POST to the
          * seats URI with the worker's body, timeout, {@code Content-Type} and {@code Idempotency-Key}. A customizer
          * that throws ends the call with its exception (the outcome {@code failed}). It must be thread-safe.
+         * Replaces a customizer set earlier in either form; to see which grant and attempt a request is for, use
+         * {@link #requestCustomizer(RequestCustomizer)}.
          *
          * @param requestCustomizer adds headers to a request builder
          * @return this builder
          */
         public Builder requestCustomizer(Consumer<HttpRequest.Builder> requestCustomizer) {
-            this.requestCustomizer = Objects.requireNonNull(requestCustomizer, "requestCustomizer");
+            Objects.requireNonNull(requestCustomizer, "requestCustomizer");
+            this.consumerCustomizer = requestCustomizer;
+            this.customizer = (request, context) -> requestCustomizer.accept(request);
+            return this;
+        }
+
+        /**
+         * Called with every attempt's request builder and an {@link AttemptContext} naming the grant's requestId
+         * and the attempt number, so headers can depend on the event: a {@code traceparent} per event and
+         * attempt, say. Everything else is as for {@link #requestCustomizer(Consumer)}: it runs before the worker
+         * sets its own values, and those win; one that throws ends the call with its exception. It must be
+         * thread-safe. Replaces a customizer set earlier in either form.
+         *
+         * @param requestCustomizer adds headers to a request builder, knowing which attempt it is for
+         * @return this builder
+         */
+        public Builder requestCustomizer(RequestCustomizer requestCustomizer) {
+            this.customizer = Objects.requireNonNull(requestCustomizer, "requestCustomizer");
+            this.consumerCustomizer = null;
             return this;
         }
 

@@ -1,5 +1,6 @@
 package dev.idempotent.seatgrant.worker;
 
+import dev.idempotent.seatgrant.worker.GrantListener.OutcomeEvent;
 import dev.idempotent.seatgrant.worker.internal.GrantPolicy;
 import dev.idempotent.seatgrant.worker.internal.GrantPolicy.Step;
 import dev.idempotent.seatgrant.worker.internal.OwnedResources;
@@ -19,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -51,7 +53,7 @@ public final class SeatGrantWorker implements AutoCloseable {
     private final GrantPolicy policy;
     private final Sleeper sleeper;
     private final Scheduler scheduler;
-    private final Set<CompletableFuture<GrantOutcome>> inFlight = ConcurrentHashMap.newKeySet();
+    private final Set<AsyncGrant> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /**
@@ -98,7 +100,7 @@ public final class SeatGrantWorker implements AutoCloseable {
         this.owned = new OwnedResources(config.httpClient().isEmpty(), config.connectTimeout());
         this.scheduler = scheduler != null ? scheduler : owned;
         HttpClient client = config.httpClient().orElseGet(owned::client);
-        this.api = new SeatsApi(client, config.baseUri(), config.requestCustomizer());
+        this.api = new SeatsApi(client, config.baseUri(), config.customizer());
         this.policy = new GrantPolicy(config, clock, random);
     }
 
@@ -159,7 +161,7 @@ public final class SeatGrantWorker implements AutoCloseable {
         GrantPolicy.Run run = policy.start(event.requestId(), deadline);
         while (true) {
             if (closed) {
-                run.cancel();
+                run.cancel(OutcomeEvent.CLOSE);
                 throw closedDuring(event);
             }
             Optional<Duration> timeout = run.begin();
@@ -168,7 +170,7 @@ public final class SeatGrantWorker implements AutoCloseable {
             }
             Verdict verdict;
             try {
-                verdict = policy.classifier().classify(api.send(grant, timeout.get()));
+                verdict = policy.classifier().classify(api.send(grant, run.attempts(), timeout.get()));
             } catch (IOException failure) {
                 verdict = policy.classifier().classify(failure);
             } catch (InterruptedException interrupted) {
@@ -201,32 +203,65 @@ public final class SeatGrantWorker implements AutoCloseable {
      * <p>The future completes with {@link GrantOutcome.Granted} or {@link GrantOutcome.Replayed}, or exceptionally
      * with a {@link GrantRejectedException} or {@link GrantExhaustedException} (unwrapped: {@code join()} wraps it
      * in a {@link CompletionException}, {@code get()} in an {@link java.util.concurrent.ExecutionException}).
-     * Cancelling it stops further attempts and reports the outcome {@code cancelled} to the log and the listener;
-     * the request in flight, if any, is abandoned (the server may still commit it; redelivery is safe). Closing the
-     * worker cancels every future still running.
+     *
+     * <p>Whoever else completes the future first ends the grant: {@code cancel}, {@code orTimeout},
+     * {@code completeOnTimeout}, {@code complete} or {@code completeExceptionally}. The worker then starts no further
+     * attempt, abandons the request in flight, if any (the server may still commit it; redelivery is safe), and
+     * reports exactly one outcome for the grant, {@code cancelled}, with {@link OutcomeEvent#endedBy()} saying how it
+     * was ended; the log event and the listener call run on the thread that completed the future. Closing the
+     * worker cancels every future still running ({@code endedBy} {@value OutcomeEvent#CLOSE}).
      *
      * @param event the event to grant
      * @return the grant's future
      * @throws IllegalStateException when the worker is closed
      */
     public CompletableFuture<GrantOutcome> handleAsync(SeatRequested event) {
+        return handleAsync(event, Optional.empty());
+    }
+
+    /**
+     * Does what {@link #handle(SeatRequested, Instant)} does without holding a thread: the grant must end before
+     * {@code deadline}, and running out of it completes the future exceptionally with the same
+     * {@link GrantExhaustedException} ({@link GrantExhaustedException.Limit#DEADLINE}) the synchronous form throws,
+     * not with a cancellation. The earlier of the deadline and {@link SeatGrantConfig#callTimeout()} wins; each
+     * attempt's request timeout is cut to the time left, no wait runs into the deadline, and a deadline already past
+     * sends nothing. Everything else is as for {@link #handleAsync(SeatRequested)}.
+     *
+     * <p>Prefer this to {@code orTimeout} when the time is the message's: a deadline ends the grant as the worker's
+     * own outcome ({@code exhausted}), and the future's exception says how many attempts were made and what the
+     * last one got.
+     *
+     * @param event    the event to grant
+     * @param deadline when the grant must have ended, on the worker's clock
+     * @return the grant's future
+     * @throws IllegalStateException when the worker is closed
+     */
+    public CompletableFuture<GrantOutcome> handleAsync(SeatRequested event, Instant deadline) {
+        return handleAsync(event, Optional.of(Objects.requireNonNull(deadline, "deadline")));
+    }
+
+    private CompletableFuture<GrantOutcome> handleAsync(SeatRequested event, Optional<Instant> deadline) {
         Objects.requireNonNull(event, "event");
         ensureOpen();
-        AsyncGrant grant = new AsyncGrant(api.prepare(event), policy.start(event.requestId(), Optional.empty()));
-        inFlight.add(grant.result);
-        grant.result.whenComplete((outcome, failure) -> {
-            inFlight.remove(grant.result);
-            if (grant.result.isCancelled()) {
-                grant.stop();
-            }
-        });
+        AsyncGrant grant = new AsyncGrant(api.prepare(event), policy.start(event.requestId(), deadline));
+        inFlight.add(grant);
+        grant.result.whenComplete((outcome, failure) -> inFlight.remove(grant));
         if (closed) {
-            // close() ran between ensureOpen() and registering this future and may not have seen it.
-            grant.result.cancel(false);
+            // close() ran between ensureOpen() and registering this grant and may not have seen it.
+            grant.closeNow();
         } else {
             grant.next();
         }
         return grant.result;
+    }
+
+    /** How a future completed exceptionally from outside ended its grant, in {@link OutcomeEvent#endedBy()}'s words. */
+    private static String endedBy(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        return cause instanceof TimeoutException
+                ? OutcomeEvent.TIMEOUT
+                : OutcomeEvent.EXCEPTION_PREFIX + cause.getClass().getName();
     }
 
     /**
@@ -237,8 +272,8 @@ public final class SeatGrantWorker implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        for (CompletableFuture<GrantOutcome> f : inFlight) {
-            f.cancel(false);
+        for (AsyncGrant grant : inFlight) {
+            grant.closeNow();
         }
         owned.close();
     }
@@ -254,30 +289,93 @@ public final class SeatGrantWorker implements AutoCloseable {
                 + event.requestId());
     }
 
+    /**
+     * The future {@code handleAsync} returns. The worker completes it through {@link #finish} and {@link #fail};
+     * anyone else who completes it ({@code cancel}, {@code orTimeout}, {@code complete}, ...) first ends the grant,
+     * so its one outcome is reported before any thread waiting on the future wakes. Failsafe's {@code FailsafeFuture}
+     * overrides the same methods so that a completion from outside stops its execution and runs its handlers.
+     * Dependent stages are plain {@link CompletableFuture}s.
+     */
+    private static final class GrantFuture extends CompletableFuture<GrantOutcome> {
+        private AsyncGrant grant;
+
+        void finish(GrantOutcome outcome) {
+            super.complete(outcome);
+        }
+
+        void fail(Throwable failure) {
+            super.completeExceptionally(failure);
+        }
+
+        void cancelQuietly() {
+            super.cancel(false);
+        }
+
+        @Override
+        public boolean complete(GrantOutcome value) {
+            endFromOutside(OutcomeEvent.COMPLETED);
+            return super.complete(value);
+        }
+
+        @Override
+        public boolean completeExceptionally(Throwable failure) {
+            // orTimeout and completeOnTimeout complete through these public methods too.
+            endFromOutside(endedBy(failure));
+            return super.completeExceptionally(failure);
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            endFromOutside(OutcomeEvent.CANCEL);
+            return super.cancel(mayInterruptIfRunning);
+        }
+
+        @Override
+        public void obtrudeValue(GrantOutcome value) {
+            endFromOutside(OutcomeEvent.COMPLETED);
+            super.obtrudeValue(value);
+        }
+
+        @Override
+        public void obtrudeException(Throwable failure) {
+            endFromOutside(endedBy(failure));
+            super.obtrudeException(failure);
+        }
+
+        private void endFromOutside(String endedBy) {
+            if (!isDone()) {
+                grant.stop(endedBy);
+            }
+        }
+    }
+
     /** One asynchronous call: a chain of attempts and waits, each started when the previous one completes. */
     private final class AsyncGrant {
-        final CompletableFuture<GrantOutcome> result = new CompletableFuture<>();
+        final GrantFuture result = new GrantFuture();
         private final PreparedGrant grant;
         private final GrantPolicy.Run run;
         /** The request or the wait now running, so a cancellation can abandon it. */
         private volatile CompletableFuture<?> current;
+        /** Set once the grant was ended from outside: nothing the worker started may continue it. */
+        private volatile boolean stopped;
 
         AsyncGrant(PreparedGrant grant, GrantPolicy.Run run) {
             this.grant = grant;
             this.run = run;
+            result.grant = this;
         }
 
         void next() {
-            if (result.isDone()) {
+            if (stopped || result.isDone()) {
                 return;
             }
             try {
                 Optional<Duration> timeout = run.begin();
                 if (timeout.isEmpty()) {
-                    result.completeExceptionally(run.outOfTime());
+                    result.fail(run.outOfTime());
                     return;
                 }
-                CompletableFuture<Verdict> attempt = api.sendAsync(grant, timeout.get())
+                CompletableFuture<Verdict> attempt = api.sendAsync(grant, run.attempts(), timeout.get())
                         .thenApply(policy.classifier()::classify)
                         .exceptionally(this::classifyFailure);
                 current = attempt;
@@ -304,14 +402,14 @@ public final class SeatGrantWorker implements AutoCloseable {
         }
 
         private void settle(Verdict verdict) {
-            if (result.isDone()) {
+            if (stopped || result.isDone()) {
                 return;
             }
             Step step = run.settle(verdict);
             if (step instanceof Step.Finished f) {
-                result.complete(f.outcome());
+                result.finish(f.outcome());
             } else if (step instanceof Step.Failed f) {
-                result.completeExceptionally(f.failure());
+                result.fail(f.failure());
             } else {
                 CompletableFuture<Void> wait = scheduler.delay(((Step.Wait) step).delay());
                 current = wait;
@@ -326,21 +424,30 @@ public final class SeatGrantWorker implements AutoCloseable {
         }
 
         private void fail(Throwable failure) {
-            if (result.isDone()) {
+            if (stopped || result.isDone()) {
                 return;
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
-            if (cause instanceof RuntimeException r) {
-                // Not a transport failure (those are verdicts): report the call once, unless it already ended.
-                run.failed(r);
-            }
-            result.completeExceptionally(cause);
+            // Not a transport failure (those are verdicts): report the call once, unless it already ended.
+            run.failed(cause);
+            result.fail(cause);
         }
 
-        /** The future was cancelled: report it, unless the grant had already ended, and drop what is running. */
-        void stop() {
-            run.cancel();
+        /** The worker is closing: end the grant as closed, then cancel its future. */
+        void closeNow() {
+            stop(OutcomeEvent.CLOSE);
+            result.cancelQuietly();
+        }
+
+        /**
+         * The grant was ended from outside: report it as {@code endedBy}, unless it had already ended, and drop the
+         * request or the wait that is running, so no further attempt starts and nothing the worker started
+         * completes the future.
+         */
+        void stop(String endedBy) {
+            stopped = true;
+            run.cancel(endedBy);
             CompletableFuture<?> running = current;
             if (running != null) {
                 running.cancel(true);

@@ -1,5 +1,6 @@
 package dev.idempotent.seatgrant.worker;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -14,13 +15,16 @@ import java.util.Objects;
  *   <li>{@code workspaceId} and {@code userId}: 1 to {@value #MAX_ID_LENGTH} characters, not blank, no leading or
  *       trailing whitespace ({@code s.equals(s.strip())}), no control character, no unpaired surrogate. Kept exactly
  *       as given otherwise: the worker never trims, so the id it grants is the id the producer sent.</li>
+ *   <li>{@code role}: one of {@link #ROLES} ({@code member}, {@code admin}, {@code viewer}), exactly as the seat
+ *       API spells it; the three-argument constructor means {@value #DEFAULT_ROLE}.</li>
  * </ul>
  *
  * @param requestId   the grant's identity, stable across redeliveries
  * @param workspaceId the workspace receiving the seat
  * @param userId      the user receiving the seat
+ * @param role        the seat's role, one of {@link #ROLES}
  */
-public record SeatRequested(String requestId, String workspaceId, String userId) {
+public record SeatRequested(String requestId, String workspaceId, String userId, String role) {
 
     /** The longest requestId the seat API accepts as an Idempotency-Key. */
     public static final int MAX_REQUEST_ID_LENGTH = 255;
@@ -28,20 +32,29 @@ public record SeatRequested(String requestId, String workspaceId, String userId)
     /** The longest workspaceId or userId the seat API accepts. */
     public static final int MAX_ID_LENGTH = 255;
 
+    /** The roles the seat API grants; it refuses any other with a 400. */
+    public static final List<String> ROLES = List.of("member", "admin", "viewer");
+
+    /** The role of an event built without one. */
+    public static final String DEFAULT_ROLE = "member";
+
     /**
      * Checks every field against the seat API's rules.
      *
      * @param requestId   the grant's identity, stable across redeliveries
      * @param workspaceId the workspace receiving the seat
      * @param userId      the user receiving the seat
-     * @throws IllegalArgumentException if {@code requestId} is not a legal Idempotency-Key, or an id is blank,
-     *     too long, padded with whitespace or holds a control character or an unpaired surrogate
+     * @param role        the seat's role, one of {@link #ROLES}
+     * @throws IllegalArgumentException if {@code requestId} is not a legal Idempotency-Key, an id is blank,
+     *     too long, padded with whitespace or holds a control character or an unpaired surrogate, or the role is
+     *     not one of {@link #ROLES}
      * @throws NullPointerException     if a field is null
      */
     public SeatRequested {
         Objects.requireNonNull(requestId, "requestId");
         Objects.requireNonNull(workspaceId, "workspaceId");
         Objects.requireNonNull(userId, "userId");
+        Objects.requireNonNull(role, "role");
         if (!isLegalKey(requestId)) {
             // Reject at the edge: a key the server refuses would turn every delivery into a 400.
             throw new IllegalArgumentException(
@@ -49,6 +62,24 @@ public record SeatRequested(String requestId, String workspaceId, String userId)
         }
         checkId(workspaceId, "workspaceId");
         checkId(userId, "userId");
+        if (!ROLES.contains(role)) {
+            // The seat API refuses any other role with a 400; its spelling is exact (no "Member", no " admin").
+            throw new IllegalArgumentException("role must be one of " + String.join(", ", ROLES));
+        }
+    }
+
+    /**
+     * An event for a seat with the role {@value #DEFAULT_ROLE}, as every event was before the role was carried.
+     *
+     * @param requestId   the grant's identity, stable across redeliveries
+     * @param workspaceId the workspace receiving the seat
+     * @param userId      the user receiving the seat
+     * @throws IllegalArgumentException if {@code requestId} is not a legal Idempotency-Key, or an id breaks the
+     *     rules above
+     * @throws NullPointerException     if a field is null
+     */
+    public SeatRequested(String requestId, String workspaceId, String userId) {
+        this(requestId, workspaceId, userId, DEFAULT_ROLE);
     }
 
     private static boolean isLegalKey(String key) {

@@ -108,6 +108,28 @@ class GrantListenerTest {
     }
 
     @Test
+    void eachAttemptSaysHowLongItTookWithoutTheWaitAfterIt() {
+        retryThenGrant();
+        Recording heard = new Recording();
+        // The request takes time on the worker's clock: the customizer runs inside the attempt, as a slow token
+        // service would, and moves the fake clock 250 ms on the first attempt and 400 ms on the second.
+        List<Duration> slow = List.of(Duration.ofMillis(250), Duration.ofMillis(400));
+        SeatGrantConfig config = SeatGrantConfig.builder(URI.create(wm.baseUrl())).listener(heard)
+                .requestCustomizer((request, context) -> time.sleep(slow.get(context.attempt() - 1)))
+                .build();
+        try (CapturedEvents log = new CapturedEvents(); SeatGrantWorker w = new SeatGrantWorker(config, time, time, time)) {
+            w.handle(new SeatRequested("req_e", "ws_1", "u_1"));
+
+            assertEquals(List.of(250L, 400L), log.forRequest("req_e").stream()
+                    .filter(e -> GrantEvents.ATTEMPT.equals(e.message()))
+                    .map(e -> (Long) e.get("elapsedMs")).toList(), "elapsedMs in each attempt's log event");
+        }
+        assertEquals(slow, heard.attempts.stream().map(AttemptEvent::elapsed).toList(),
+                "each attempt's own time; the 1 s Retry-After wait between them is in neither");
+        assertEquals(Duration.ofMillis(250 + 1000 + 400), heard.outcomes.get(0).elapsed(), "the call's time has all three");
+    }
+
+    @Test
     void toStringNamesTheRequestTheAttemptAndTheOutcome() {
         retryThenGrant();
         Recording heard = new Recording();
@@ -180,6 +202,14 @@ class GrantListenerTest {
         assertEquals(1, attempt.apply(1).attempt());
         assertThrows(IllegalArgumentException.class, () -> new OutcomeEvent("r", 1, Outcome.RETRY,
                 OptionalInt.empty(), Optional.empty(), Duration.ZERO));
+        assertEquals(Duration.ZERO, attempt.apply(1).elapsed(), "the eight-argument form has no duration");
+        assertThrows(IllegalArgumentException.class, () -> new AttemptEvent("r", 1, Outcome.RETRY, OptionalInt.empty(),
+                Optional.empty(), Optional.empty(), "why", Optional.empty(), Duration.ofMillis(-1)));
+        assertEquals(Optional.empty(), new OutcomeEvent("r", 1, Outcome.CANCELLED, OptionalInt.empty(),
+                Optional.empty(), Duration.ZERO).endedBy(), "the six-argument form names nothing");
+        assertThrows(IllegalArgumentException.class, () -> new OutcomeEvent("r", 1, Outcome.GRANTED,
+                OptionalInt.empty(), Optional.of("s"), Duration.ZERO, Optional.of("cancel")),
+                "only a cancellation is ended by someone");
         assertEquals("granted", Outcome.GRANTED.logName());
     }
 }

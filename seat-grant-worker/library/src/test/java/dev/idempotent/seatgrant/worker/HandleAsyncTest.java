@@ -25,19 +25,22 @@ import java.net.URI;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CancellationException;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * What {@code handleAsync} adds to the shared conformance scenarios: it holds no thread while a request or a wait
- * is pending, it completes exceptionally with the same exception types {@code handle} throws, and cancelling it
- * stops the attempts and reports an outcome of its own.
+ * is pending, it completes exceptionally with the same exception types {@code handle} throws, and whoever completes
+ * it first (cancel, {@code orTimeout}, complete, ...) stops the attempts and gets one outcome reported, saying how.
  */
 class HandleAsyncTest {
 
@@ -101,8 +104,34 @@ class HandleAsyncTest {
         }
     }
 
-    @Test
-    void cancellingStopsTheAttemptsAndReportsCancelled() {
+    /** The ways a caller can complete the future {@code handleAsync} returned, and the words each is reported by. */
+    enum FromOutside {
+        CANCEL("cancel", f -> f.cancel(false)),
+        OR_TIMEOUT("timeout", f -> f.orTimeout(1, TimeUnit.MILLISECONDS)),
+        COMPLETE_EXCEPTIONALLY("exception:java.lang.IllegalStateException",
+                f -> f.completeExceptionally(new IllegalStateException("the consumer gave up"))),
+        COMPLETE("completed", f -> f.complete(new GrantOutcome.Granted("seat_guess", 1))),
+        COMPLETE_ON_TIMEOUT("completed", f -> f.completeOnTimeout(new GrantOutcome.Granted("seat_guess", 1), 1,
+                TimeUnit.MILLISECONDS)),
+        WRAPPED_TIMEOUT("timeout", f -> f.completeExceptionally(
+                new java.util.concurrent.CompletionException(new java.util.concurrent.TimeoutException()))),
+        OBTRUDE_VALUE("completed", f -> f.obtrudeValue(new GrantOutcome.Granted("seat_guess", 1))),
+        OBTRUDE_EXCEPTION("exception:java.io.UncheckedIOException",
+                f -> f.obtrudeException(new java.io.UncheckedIOException(new java.io.IOException("gave up"))));
+
+        final String endedBy;
+        final Consumer<CompletableFuture<GrantOutcome>> end;
+
+        FromOutside(String endedBy, Consumer<CompletableFuture<GrantOutcome>> end) {
+            this.endedBy = endedBy;
+            this.end = end;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(FromOutside.class)
+    void whateverCompletesTheFutureStopsTheGrantAndReportsExactlyOneCancelledOutcome(FromOutside how)
+            throws Exception {
         wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(503)));
         List<CompletableFuture<Void>> waits = new CopyOnWriteArrayList<>();
         Scheduler held = delay -> {
@@ -111,7 +140,13 @@ class HandleAsyncTest {
             return w;
         };
         List<OutcomeEvent> outcomes = new CopyOnWriteArrayList<>();
+        List<GrantListener.AttemptEvent> attempts = new CopyOnWriteArrayList<>();
         GrantListener listener = new GrantListener() {
+            @Override
+            public void onAttempt(GrantListener.AttemptEvent attempt) {
+                attempts.add(attempt);
+            }
+
             @Override
             public void onOutcome(OutcomeEvent outcome) {
                 outcomes.add(outcome);
@@ -121,23 +156,52 @@ class HandleAsyncTest {
                 SeatGrantWorker w = new SeatGrantWorker(config().listener(listener).build(), time, held, time)) {
             CompletableFuture<GrantOutcome> f = w.handleAsync(event);
             await(() -> waits.size() == 1, "the grant waits for its second attempt");
+            CompletableFuture<Integer> seenOnCompletion = f.handle((outcome, failure) -> outcomes.size());
 
-            assertTrue(f.cancel(true));
+            how.end.accept(f);
 
-            assertThrows(CancellationException.class, f::join);
-            assertTrue(waits.get(0).isCancelled(), "the pending wait was dropped");
-            // Even if the scheduler fired now, nothing would follow: the next step checks the future first.
+            assertEquals(1, seenOnCompletion.get(30, TimeUnit.SECONDS),
+                    "reported before the future completed, so whoever waits on it sees the outcome counted");
+            assertTrue(waits.get(0).isCancelled(), "the pending wait was dropped, so no second attempt starts");
             waits.get(0).complete(null);
-            assertEquals(List.of(Outcome.CANCELLED), outcomes.stream().map(OutcomeEvent::outcome).toList());
-            assertEquals(1, outcomes.get(0).attempts());
+            assertEquals(List.of(new OutcomeEvent("req_1", 1, Outcome.CANCELLED, java.util.OptionalInt.of(503),
+                    Optional.empty(), Duration.ZERO, Optional.of(how.endedBy))), outcomes);
+            assertEquals(List.of(Outcome.RETRY), attempts.stream().map(GrantListener.AttemptEvent::outcome).toList());
             List<CapturedEvents.Event> logged = log.forRequest("req_1").stream()
                     .filter(e -> GrantEvents.OUTCOME.equals(e.message())).toList();
-            assertEquals(1, logged.size());
+            assertEquals(1, logged.size(), "one outcome line");
             assertEquals("cancelled", logged.get(0).get("outcome"));
+            assertEquals(how.endedBy, logged.get(0).get("endedBy"));
             assertEquals("WARN", logged.get(0).level());
             assertEquals(1, waits.size(), "no further wait was scheduled");
+            assertEquals(1, w.retry().getMetrics().getNumberOfFailedCallsWithoutRetryAttempt(),
+                    "resilience4j booked the call once");
         }
         wm.verify(1, postRequestedFor(urlEqualTo("/v1/seats")));
+    }
+
+    @Test
+    void endingTheFutureSaysWhetherThisCallEndedIt() {
+        wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(503)));
+        Scheduler never = delay -> new CompletableFuture<>();
+        GrantOutcome guess = new GrantOutcome.Granted("seat_guess", 1);
+        try (SeatGrantWorker w = new SeatGrantWorker(config().build(), time, never, time)) {
+            CompletableFuture<GrantOutcome> completed = w.handleAsync(event);
+            assertTrue(completed.complete(guess), "this call completed it");
+            assertFalse(completed.complete(new GrantOutcome.Granted("seat_other", 1)));
+            assertFalse(completed.completeExceptionally(new IllegalStateException("late")));
+            assertFalse(completed.cancel(false));
+            assertEquals(guess, completed.join());
+
+            CompletableFuture<GrantOutcome> failed = w.handleAsync(event);
+            assertTrue(failed.completeExceptionally(new IllegalStateException("gave up")));
+            assertFalse(failed.complete(guess));
+
+            CompletableFuture<GrantOutcome> cancelled = w.handleAsync(event);
+            assertTrue(cancelled.cancel(false));
+            assertTrue(cancelled.isCancelled());
+            assertFalse(cancelled.completeExceptionally(new IllegalStateException("late")));
+        }
     }
 
     @Test

@@ -19,6 +19,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -112,6 +113,7 @@ class LifecycleTest {
         assertTrue(waits.get(0).isCancelled(), "the pending wait was dropped");
         assertEquals(1, outcomes.size());
         assertEquals(Outcome.CANCELLED, outcomes.get(0).outcome());
+        assertEquals(Optional.of(OutcomeEvent.CLOSE), outcomes.get(0).endedBy(), "closed, not cancelled by the caller");
         assertEquals(1, outcomes.get(0).attempts());
         wm.verify(1, postRequestedFor(urlEqualTo("/v1/seats")));
     }
@@ -134,6 +136,7 @@ class LifecycleTest {
         assertTrue(e.getMessage().contains("req_1"), e.getMessage());
         wm.verify(1, postRequestedFor(urlEqualTo("/v1/seats")));
         assertEquals(List.of(Outcome.CANCELLED), outcomes.stream().map(OutcomeEvent::outcome).toList());
+        assertEquals(Optional.of(OutcomeEvent.CLOSE), outcomes.get(0).endedBy());
         assertInstanceOf(IllegalStateException.class, e);
     }
 

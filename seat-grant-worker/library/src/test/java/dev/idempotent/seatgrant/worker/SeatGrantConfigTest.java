@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -49,6 +50,7 @@ class SeatGrantConfigTest {
     }
 
     @Test
+    @SuppressWarnings("deprecation") // requestCustomizer(): the Consumer form, as it was set
     void toBuilderKeepsTheClientTheCustomizerAndTheListener() {
         HttpClient client = HttpClient.newBuilder()
                 .followRedirects(HttpClient.Redirect.NEVER).build();
@@ -114,5 +116,42 @@ class SeatGrantConfigTest {
         assertEquals("\ud83d\ude00", new SeatRequested("req_1", "ws", "\ud83d\ude00").userId());
         assertThrows(IllegalArgumentException.class, () -> new SeatRequested("req\u007f", "ws", "u"));
         assertEquals("!~", new SeatRequested("!~", "ws", "u").requestId());
+    }
+
+    @Test
+    void seatRequestedCarriesARoleTheApiAccepts() {
+        assertEquals("member", new SeatRequested("req_1", "ws", "u").role(), "the three-argument form means member");
+        assertEquals(new SeatRequested("req_1", "ws", "u", "member"), new SeatRequested("req_1", "ws", "u"));
+        for (String role : List.of("member", "admin", "viewer")) {
+            assertEquals(role, new SeatRequested("req_1", "ws", "u", role).role());
+        }
+        assertEquals(List.of("member", "admin", "viewer"), SeatRequested.ROLES);
+        for (String role : new String[] {"owner", "Member", "ADMIN", " admin", "admin ", ""}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new SeatRequested("req_1", "ws", "u", role), role);
+            assertEquals("role must be one of member, admin, viewer", e.getMessage());
+        }
+        assertThrows(NullPointerException.class, () -> new SeatRequested("req_1", "ws", "u", null));
+    }
+
+    @Test
+    void eitherCustomizerFormIsKeptAndCompared() {
+        RequestCustomizer withContext = (r, context) -> r.header("traceparent", context.requestId());
+        SeatGrantConfig c = SeatGrantConfig.builder(BASE).requestCustomizer(withContext).build();
+        assertSame(withContext, c.customizer());
+        assertSame(withContext, c.toBuilder().build().customizer());
+        assertEquals(c, c.toBuilder().build());
+        assertEquals(c, SeatGrantConfig.builder(BASE).requestCustomizer(withContext).build());
+        assertNotEquals(c, SeatGrantConfig.defaults(BASE));
+        @SuppressWarnings("deprecation")
+        IllegalStateException noConsumer = assertThrows(IllegalStateException.class, c::requestCustomizer);
+        assertTrue(noConsumer.getMessage().contains("customizer()"), noConsumer.getMessage());
+
+        Consumer<HttpRequest.Builder> plain = r -> r.header("Authorization", "x");
+        SeatGrantConfig p = SeatGrantConfig.builder(BASE).requestCustomizer(plain).build();
+        assertEquals(p, SeatGrantConfig.builder(BASE).requestCustomizer(plain).build(),
+                "the same consumer set twice is the same setting");
+        assertNotEquals(p, c);
+        assertThrows(IllegalArgumentException.class, () -> new AttemptContext("req_1", 0));
     }
 }

@@ -131,6 +131,73 @@ class TransportTest {
     }
 
     @Test
+    void aRequestCustomizerSeesTheGrantAndTheAttemptSyncAndAsync() {
+        sequence("503", "503", SEAT);
+        List<AttemptContext> seen = new CopyOnWriteArrayList<>();
+        SeatGrantConfig config = config().requestCustomizer((request, context) -> {
+            seen.add(context);
+            request.header("traceparent", traceparent(context))
+                    .header("Idempotency-Key", "not-the-worker's");
+        }).build();
+        try (SeatGrantWorker worker = new SeatGrantWorker(config, time, time, time)) {
+            assertEquals(new GrantOutcome.Granted("seat_1", 3), worker.handle(event));
+            wm.resetScenarios();
+            assertEquals(new GrantOutcome.Granted("seat_1", 3),
+                    worker.handleAsync(new SeatRequested("req_2", "ws_1", "u_1")).join());
+        }
+        List<AttemptContext> expected = List.of(new AttemptContext("req_1", 1), new AttemptContext("req_1", 2),
+                new AttemptContext("req_1", 3), new AttemptContext("req_2", 1), new AttemptContext("req_2", 2),
+                new AttemptContext("req_2", 3));
+        assertEquals(expected, seen);
+        List<LoggedRequest> requests = wm.findAll(postRequestedFor(urlEqualTo("/v1/seats")));
+        assertEquals(expected.stream().map(TransportTest::traceparent).toList(),
+                requests.stream().map(r -> r.getHeader("traceparent")).toList(), "a traceparent per event and attempt");
+        assertEquals(List.of("req_1", "req_1", "req_1", "req_2", "req_2", "req_2"),
+                requests.stream().map(r -> r.getHeader("Idempotency-Key")).toList(), "the worker's key still wins");
+        for (LoggedRequest r : requests) {
+            assertEquals(1, r.getHeaders().getHeader("Idempotency-Key").values().size());
+        }
+    }
+
+    /** A W3C traceparent whose trace id is the requestId's and whose span id is the attempt's. */
+    private static String traceparent(AttemptContext context) {
+        String trace = String.format("%032x", context.requestId().hashCode() & 0xffffffffL);
+        return "00-" + trace + "-" + String.format("%016x", context.attempt()) + "-01";
+    }
+
+    @Test
+    void theLatestCustomizerWinsWhicheverFormItTakes() {
+        wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(201).withBody(SEAT)));
+        Consumer<HttpRequest.Builder> plain = r -> r.header("X-Form", "consumer");
+        RequestCustomizer withContext = (r, context) -> r.header("X-Form", "context-" + context.attempt());
+        try (SeatGrantWorker a = new SeatGrantWorker(config().requestCustomizer(plain).requestCustomizer(withContext)
+                .build(), time, time, time);
+                SeatGrantWorker b = new SeatGrantWorker(config().requestCustomizer(withContext)
+                        .requestCustomizer(plain).build(), time, time, time)) {
+            a.handle(event);
+            b.handle(event);
+        }
+        assertEquals(List.of("context-1", "consumer"), wm.findAll(postRequestedFor(urlEqualTo("/v1/seats"))).stream()
+                .map(r -> r.getHeader("X-Form")).toList());
+    }
+
+    @Test
+    void theEventsRoleIsTheBodysRole() {
+        wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(201).withBody(SEAT)));
+        try (SeatGrantWorker worker = new SeatGrantWorker(config().build(), time, time, time)) {
+            worker.handle(new SeatRequested("req_a", "ws_1", "u_1", "admin"));
+            worker.handleAsync(new SeatRequested("req_v", "ws_1", "u_1", "viewer")).join();
+            worker.handle(new SeatRequested("req_m", "ws_1", "u_1"));
+        }
+        for (String[] keyAndRole : new String[][] {{"req_a", "admin"}, {"req_v", "viewer"}, {"req_m", "member"}}) {
+            assertEquals(1, wm.findAll(postRequestedFor(urlEqualTo("/v1/seats"))
+                    .withHeader("Idempotency-Key", equalTo(keyAndRole[0]))
+                    .withRequestBody(equalToJson("{\"workspaceId\":\"ws_1\",\"userId\":\"u_1\",\"role\":\""
+                            + keyAndRole[1] + "\"}"))).size(), keyAndRole[1]);
+        }
+    }
+
+    @Test
     void theCustomizerCannotChangeTheKeyTheContentTypeTheMethodTheBodyOrTheTarget() throws Exception {
         wm.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(201).withBody(SEAT)));
         Consumer<HttpRequest.Builder> hostile = r -> r

@@ -42,7 +42,9 @@ public final class ProxyCommand {
               --max-body SIZE          the largest body, both ways: a larger request gets 413, a larger answer
                                        502 (default 1MiB; e.g. 65536, 512KiB, 64MiB at most)
               --admin-token TOKEN      admin API needs 'Authorization: Bearer TOKEN' (and then answers any
-                                       address); or set FAKE_SERVER_ADMIN_TOKEN
+                                       address); or set FAKE_SERVER_ADMIN_TOKEN. Visible ASCII only
+              --allowed-host NAME      a name clients reach the admin API by besides localhost, 127.0.0.1,
+                                       [::1] and --host; repeatable (the forwarded API has no such check)
               --header-timeout DUR     as serve's (default 10s)
               --body-timeout DUR       as serve's (default 30s)
               --idle-timeout DUR       as serve's (default 60s)
@@ -180,6 +182,10 @@ public final class ProxyCommand {
             case "--admin-token" -> {
                 String token = Flags.value(queue, flag);
                 yield b -> set(flag, () -> b.adminToken(token));
+            }
+            case "--allowed-host" -> {
+                String name = Flags.value(queue, flag);
+                yield b -> set(flag, () -> b.allowedHost(name));
             }
             case "--header-timeout" -> {
                 Duration timeout = Flags.duration(flag, Flags.value(queue, flag));

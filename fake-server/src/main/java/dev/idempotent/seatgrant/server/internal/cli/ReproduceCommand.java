@@ -113,6 +113,17 @@ public final class ReproduceCommand {
     public static int run(Options options, PrintStream out, PrintStream err) {
         quietWorkers();
         IncidentLab lab = new IncidentLab(options.settings());
+        try {
+            // Before the page's URL is printed: a URL to a server that is down only sends the user there.
+            lab.checkServer();
+        } catch (IOException e) {
+            err.println("fake-server reproduce: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("fake-server reproduce: interrupted");
+            return 1;
+        }
         int total = options.settings().variants().size();
         AtomicInteger done = new AtomicInteger();
         long started = System.nanoTime();

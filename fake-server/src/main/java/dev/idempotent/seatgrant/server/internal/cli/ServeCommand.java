@@ -28,7 +28,9 @@ public final class ServeCommand {
               --base-path PATH         serve the seat API under PATH, e.g. /t/tok_abc/v1/seats (the admin
                                        API stays at /__admin; the path is never logged)
               --admin-token TOKEN      admin API needs 'Authorization: Bearer TOKEN' (and then answers any
-                                       address); or set FAKE_SERVER_ADMIN_TOKEN
+                                       address); or set FAKE_SERVER_ADMIN_TOKEN. Visible ASCII only
+              --allowed-host NAME      a name clients reach the admin API by besides localhost, 127.0.0.1,
+                                       [::1] and --host (e.g. fake-server); repeatable
               --header-timeout DUR     a request's headers must arrive within DUR of its first byte, else
                                        408 and close (default 10s; DUR is <n>ms, <n>s or <n>m)
               --body-timeout DUR       a request's body must arrive within DUR of its headers, else 408 and
@@ -138,6 +140,13 @@ public final class ServeCommand {
                         throw new UsageException("--admin-token: " + e.getMessage());
                     }
                 }
+                case "--allowed-host" -> {
+                    try {
+                        builder.allowedHost(Flags.value(queue, flag));
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("--allowed-host: " + e.getMessage());
+                    }
+                }
                 case "--header-timeout" -> builder.headerTimeout(Flags.duration(flag, Flags.value(queue, flag)));
                 case "--body-timeout" -> builder.bodyTimeout(Flags.duration(flag, Flags.value(queue, flag)));
                 case "--idle-timeout" -> builder.idleTimeout(Flags.duration(flag, Flags.value(queue, flag)));
@@ -152,13 +161,29 @@ public final class ServeCommand {
         return new Options(false, false, builder.build(), faultSource);
     }
 
+    /**
+     * What to tell the user when the server did not start: for a port another process holds, that, and how to get
+     * a free one; otherwise the failure's own message, as before.
+     */
+    static String whyNotStarted(RuntimeException e, ServerConfig config) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.BindException bind
+                    && String.valueOf(bind.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("in use")) {
+                return "port " + config.port() + " on " + config.host() + " is already in use (another fake-server, "
+                        + "or any other program, is listening there); stop it, or choose another port: --port N, "
+                        + "or --port 0 for any free port (the line it prints names the one it got)";
+            }
+        }
+        return e.getMessage();
+    }
+
     /** Starts the server, prints one line with its URL, and blocks until the JVM is asked to stop. */
     public static int run(Options options, PrintStream out, PrintStream err) {
         FakeSeatServer server;
         try {
             server = FakeSeatServer.start(options.config());
         } catch (RuntimeException e) {
-            err.println("fake-server: cannot start: " + e.getMessage());
+            err.println("fake-server: cannot start: " + whyNotStarted(e, options.config()));
             return 1;
         }
         return UntilStopped.run(server, "fake-server listening on " + server.baseUri() + " (store: "

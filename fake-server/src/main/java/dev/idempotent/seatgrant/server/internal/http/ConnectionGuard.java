@@ -23,7 +23,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A closing response is followed by a lingering close: the server sends FIN at once, then reads and discards
  * what the client still sends for up to {@link #LINGER_MS}, so that unread request bytes do not turn the
- * answer into a reset on the client's side. Runs on the channel's event loop only.
+ * answer into a reset on the client's side.
+ *
+ * <p>It also says whether the connection is idle (between requests, nothing being worked on or written), so that at
+ * the connection cap the longest-idle connection can make room for a new one ({@link ConnectionCap}). Runs on the
+ * channel's event loop, but for {@link #idleSince()} and {@link #closeIfIdle()}, which any thread may call.
  */
 final class ConnectionGuard extends ChannelInboundHandlerAdapter {
 
@@ -43,6 +47,9 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
     private long since = System.nanoTime();
     private ScheduledFuture<?> timer;
     private long timerAt;
+    /** When the connection last became idle, in nanoTime; meaningful only while {@link #idle} is true. */
+    private volatile long idleSinceNanos = System.nanoTime();
+    private volatile boolean idle = true;
 
     ConnectionGuard(HttpSettings settings) {
         this.settings = settings;
@@ -121,7 +128,29 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
      */
     void discardInput() {
         discarding = true;
+        changed();
         ctx.channel().config().setAutoRead(true);
+    }
+
+    /**
+     * When this connection became idle, in {@link System#nanoTime()}: waiting for a next request with nothing in
+     * hand. Empty while it is not idle. Any thread.
+     */
+    java.util.OptionalLong idleSince() {
+        long since = idleSinceNanos;
+        return idle ? java.util.OptionalLong.of(since) : java.util.OptionalLong.empty();
+    }
+
+    /**
+     * Closes the connection if it is still idle once its event loop gets to it (FIN, no answer: RFC 9112 section
+     * 9.5 lets a server close an idle connection, and a client resends on a fresh one). Any thread.
+     */
+    void closeIfIdle() {
+        ctx.executor().execute(() -> {
+            if (idle && ctx.channel().isActive()) {
+                ctx.close();
+            }
+        });
     }
 
     /**
@@ -144,6 +173,11 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
 
     private void changed() {
         since = System.nanoTime();
+        boolean nowIdle = read == Read.BETWEEN && !working && !writing && !lingering && !discarding;
+        if (nowIdle && !idle) {
+            idleSinceNanos = since;
+        }
+        idle = nowIdle;
         long deadline = deadline();
         if (deadline == 0) {
             return;
@@ -200,7 +234,8 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
         String which = read == Read.HEAD ? "headers" : "body";
         Reply reply = Problems.problem(408, "request-timeout", "the request's " + which + " did not arrive in time");
         lingering = true;
-        ctx.channel().writeAndFlush(reply.toResponse(false)).addListener((ChannelFutureListener) f -> {
+        idle = false;
+        ctx.channel().writeAndFlush(reply.toResponse(false, false)).addListener((ChannelFutureListener) f -> {
             lingering = false;
             if (f.isSuccess()) {
                 lingerClose();

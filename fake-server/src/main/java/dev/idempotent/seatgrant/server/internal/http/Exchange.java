@@ -39,6 +39,7 @@ public final class Exchange {
     private final UriParts uri;
     private final UriParts.Invalid badQuery;
     private final boolean keepAlive;
+    private final boolean http10;
     private boolean ended;
     private boolean released;
 
@@ -47,9 +48,10 @@ public final class Exchange {
      *                  it was whole
      * @param firstByte when the server read the request's first byte
      * @param uri       the parsed target; null when its query is not validly encoded ({@code badQuery} says why)
+     * @param http10    true for an HTTP/1.0 request: a kept-alive answer says so, and a streamed one cannot be chunked
      */
     Exchange(HttpConnection connection, FullHttpRequest request, Instant firstByte, String method, String path,
-             UriParts uri, UriParts.Invalid badQuery, boolean keepAlive) {
+             UriParts uri, UriParts.Invalid badQuery, boolean keepAlive, boolean http10) {
         this.connection = connection;
         this.request = request;
         this.firstByte = firstByte;
@@ -58,6 +60,7 @@ public final class Exchange {
         this.uri = uri;
         this.badQuery = badQuery;
         this.keepAlive = keepAlive;
+        this.http10 = http10;
     }
 
     /**
@@ -112,7 +115,7 @@ public final class Exchange {
         return connection.remoteAddress();
     }
 
-    /** The address the client connected to: this server's, as the client reached it. */
+    /** The address the client reached: this server's address and the port it listens on. */
     public SocketAddress localAddress() {
         return connection.localAddress();
     }
@@ -149,7 +152,23 @@ public final class Exchange {
     public void answer(Reply reply, Written written) {
         onLoop(() -> {
             end();
-            connection.write(reply, keepAlive, firstByte, written);
+            connection.write(reply, keepAlive, http10, firstByte, written);
+        });
+    }
+
+    /**
+     * Answers with a body written a part at a time: {@code Transfer-Encoding: chunked}, or, to an HTTP/1.0 client,
+     * a body that ends when the connection closes. Each part is asked for once the one before it reached the
+     * socket, and while parts keep going out the idle timeout does not cut the answer; a client that stops
+     * reading is cut after the idle timeout, as for any answer. Then goes on to the next request, or closes.
+     *
+     * @param status      the status
+     * @param contentType the body's media type
+     */
+    public void stream(int status, String contentType, BodyStream body) {
+        onLoop(() -> {
+            end();
+            connection.stream(status, contentType, body, !http10, keepAlive);
         });
     }
 

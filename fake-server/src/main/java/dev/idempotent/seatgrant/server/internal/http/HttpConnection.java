@@ -1,12 +1,21 @@
 package dev.idempotent.seatgrant.server.internal.http;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.EventExecutor;
 import java.net.SocketAddress;
@@ -151,6 +160,8 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
 
     private void serve(FullHttpRequest request, Instant firstByte) {
         boolean keepAlive = HttpUtil.isKeepAlive(request);
+        // The gate let through only Netty's two constants, so identity tells the versions apart.
+        boolean http10 = request.protocolVersion() == HttpVersion.HTTP_1_0;
         String method = request.method().name();
         String path = null;
         Exchange exchange = null;
@@ -164,14 +175,14 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
                 if (e.inPath()) {
                     // The path cannot be named, so no route can journal or log this request by it.
                     ReferenceCountUtil.release(request);
-                    write(Problems.problem(400, "invalid-path", e.getMessage()), keepAlive, firstByte, null);
+                    write(Problems.problem(400, "invalid-path", e.getMessage()), keepAlive, http10, firstByte, null);
                     return;
                 }
                 String origin = UriParts.originForm(request.uri());
                 path = UriParts.parse(origin.substring(0, origin.indexOf('?'))).path();
                 badQuery = e;
             }
-            exchange = new Exchange(this, request, firstByte, method, path, uri, badQuery, keepAlive);
+            exchange = new Exchange(this, request, firstByte, method, path, uri, badQuery, keepAlive, http10);
             current = exchange;
             routes.serve(exchange);
         } catch (RuntimeException | UriParts.Invalid e) {
@@ -180,10 +191,10 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
                     path == null ? "(path unread)" : routes.loggablePath(path), LogSafe.describe(e));
             if (exchange == null) {
                 ReferenceCountUtil.release(request);
-                write(internalError(), false, firstByte, null);
+                write(internalError(), false, false, firstByte, null);
             } else if (!exchange.ended()) {
                 exchange.end();
-                write(internalError(), false, firstByte, null);
+                write(internalError(), false, false, firstByte, null);
             }
         }
     }
@@ -203,13 +214,13 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
                 uri = null;
             }
             if (uri != null) {
-                current = new Exchange(this, null, firstByte, refusal.method(), uri.path(), uri, null, false);
+                current = new Exchange(this, null, firstByte, refusal.method(), uri.path(), uri, null, false, false);
                 routes.refused(current, reply);
                 return;
             }
         }
         // Its target cannot be read, so no route can name it.
-        write(reply, false, firstByte, null);
+        write(reply, false, false, firstByte, null);
     }
 
     /** True when a {@code 100 Continue} for the request being read now would be the next response on the wire. */
@@ -261,7 +272,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
      * {@code written} (nullable) whether and when it reached the socket, then either closes the connection or
      * moves on to the next queued request.
      */
-    void write(Reply reply, boolean keepAlive, Instant firstByte, Exchange.Written written) {
+    void write(Reply reply, boolean keepAlive, boolean http10, Instant firstByte, Exchange.Written written) {
         if (!ctx.channel().isActive()) {
             if (written != null) {
                 written.written(null);
@@ -269,26 +280,88 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         guard.writing(true);
-        ctx.writeAndFlush(reply.toResponse(keepAlive)).addListener((ChannelFutureListener) f -> {
+        ctx.writeAndFlush(reply.toResponse(keepAlive, http10)).addListener((ChannelFutureListener) f -> {
             guard.writing(false);
             if (written != null) {
                 // Never negative, though an injected clock may be set back meanwhile.
                 written.written(f.isSuccess()
                         ? Math.max(0, Duration.between(firstByte, firstBytes.now()).toMillis()) : null);
             }
-            if (!f.isSuccess()) {
-                closing = true;
-                f.channel().close();
-            } else if (!keepAlive) {
-                // The response said "connection: close": nothing after this request is answered.
-                closing = true;
-                drop();
-                guard.lingerClose();
-            } else {
-                // Not inline: a write can complete within writeAndFlush, and a long pipeline must not recurse.
-                ctx.executor().execute(this::next);
-            }
+            answered(f.isSuccess(), keepAlive);
         });
+    }
+
+    /**
+     * Writes a streamed answer: the head, then each part of {@code body} once the one before it reached the socket,
+     * then the end. {@code chunked} false means a body that ends with the connection (an HTTP/1.0 client), which
+     * then closes, as it does after a chunked body unless {@code keepAlive}.
+     */
+    void stream(int status, String contentType, BodyStream body, boolean chunked, boolean keepAlive) {
+        if (!ctx.channel().isActive()) {
+            body.abandon();
+            return;
+        }
+        HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
+        head.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        if (chunked) {
+            head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+        }
+        boolean keep = chunked && keepAlive;
+        if (!keep) {
+            head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+        guard.writing(true);
+        ctx.write(head);
+        pump(body, keep);
+    }
+
+    private void pump(BodyStream body, boolean keepAlive) {
+        body.next().whenComplete((part, failure) -> ctx.executor().execute(() -> {
+            if (failure != null || !ctx.channel().isActive()) {
+                // The status is out already: a body cut short (no last chunk) is the only honest ending.
+                body.abandon();
+                guard.writing(false);
+                closing = true;
+                ctx.close();
+                return;
+            }
+            if (part == null) {
+                ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener((ChannelFutureListener) f -> {
+                    guard.writing(false);
+                    answered(f.isSuccess(), keepAlive);
+                });
+                return;
+            }
+            ctx.writeAndFlush(new DefaultHttpContent(Unpooled.wrappedBuffer(part)))
+                    .addListener((ChannelFutureListener) f -> {
+                        if (!f.isSuccess()) {
+                            body.abandon();
+                            guard.writing(false);
+                            closing = true;
+                            f.channel().close();
+                            return;
+                        }
+                        // Progress: the idle timeout bounds each part's write, not the whole answer.
+                        guard.writing(true);
+                        pump(body, keepAlive);
+                    });
+        }));
+    }
+
+    /** After an answer's last byte was written (or failed): close, or go on to the next queued request. */
+    private void answered(boolean success, boolean keepAlive) {
+        if (!success) {
+            closing = true;
+            ctx.close();
+        } else if (!keepAlive) {
+            // The response said "connection: close": nothing after this request is answered.
+            closing = true;
+            drop();
+            guard.lingerClose();
+        } else {
+            // Not inline: a write can complete within writeAndFlush, and a long pipeline must not recurse.
+            ctx.executor().execute(this::next);
+        }
     }
 
     void reset() {

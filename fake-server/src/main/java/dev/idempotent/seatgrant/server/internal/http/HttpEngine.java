@@ -15,10 +15,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The Netty server: a small fixed set of event-loop threads serves every connection, so a thousand hung
@@ -28,25 +24,23 @@ import org.slf4j.LoggerFactory;
  * in front of either), each connection's pipeline is {@link ConnectionGuard} (deadlines, lingering close),
  * {@link FirstByteClock} (when each request began), Netty's codec, {@link RequestGate} (refusals from the head),
  * {@link BodyLimitAggregator}, then {@link HttpConnection} (one request at a time, answered in order, through the
- * routes). Beyond {@link HttpSettings#maxConnections()} open connections a new one is accepted and closed at once,
- * with one log line a minute at most.
+ * routes). Beyond {@link HttpSettings#maxConnections()} open connections a new one takes the place of the one idle
+ * longest, or, with none idle, is accepted and closed at once ({@link ConnectionCap}).
  *
  * <p>Not thread-safe to start and close concurrently; {@link #close()} is idempotent.
  */
 public final class HttpEngine implements AutoCloseable {
 
     private static final int IO_THREADS = 2;
-    private static final long CAP_LOG_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
-    private static final Logger LOG = LoggerFactory.getLogger(HttpEngine.class);
 
     private final EventLoopGroup group;
     private final Channel serverChannel;
-    private final AtomicInteger open;
+    private final ConnectionCap cap;
 
-    private HttpEngine(EventLoopGroup group, Channel serverChannel, AtomicInteger open) {
+    private HttpEngine(EventLoopGroup group, Channel serverChannel, ConnectionCap cap) {
         this.group = group;
         this.serverChannel = serverChannel;
-        this.open = open;
+        this.cap = cap;
     }
 
     /**
@@ -73,9 +67,7 @@ public final class HttpEngine implements AutoCloseable {
      */
     public static HttpEngine start(EventLoopGroup group, String host, int port, HttpSettings settings,
                                    Routes routes) {
-        AtomicInteger open = new AtomicInteger();
-        AtomicLong refused = new AtomicLong();
-        AtomicLong nextCapLog = new AtomicLong(System.nanoTime());
+        ConnectionCap cap = new ConnectionCap(settings.maxConnections());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
@@ -86,17 +78,7 @@ public final class HttpEngine implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        int now = open.incrementAndGet();
-                        ch.closeFuture().addListener(f -> open.decrementAndGet());
-                        if (now > settings.maxConnections()) {
-                            refused.incrementAndGet();
-                            long due = nextCapLog.get();
-                            if (System.nanoTime() - due >= 0
-                                    && nextCapLog.compareAndSet(due, System.nanoTime() + CAP_LOG_INTERVAL_NANOS)) {
-                                LOG.warn("at the connection cap ({} open): new connections are closed at once; "
-                                        + "{} refused since the last such line", settings.maxConnections(),
-                                        refused.getAndSet(0));
-                            }
+                        if (!cap.admit(ch)) {
                             ch.close();
                             return;
                         }
@@ -110,11 +92,12 @@ public final class HttpEngine implements AutoCloseable {
                                 .addLast("gate", new RequestGate(guard, firstBytes, settings.maxBodyBytes()))
                                 .addLast("aggregate", new BodyLimitAggregator(connection, settings.maxBodyBytes()))
                                 .addLast("connection", connection);
+                        cap.track(ch, guard);
                     }
                 });
         try {
             Channel channel = bootstrap.bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
-            return new HttpEngine(group, channel, open);
+            return new HttpEngine(group, channel, cap);
         } catch (Exception e) {
             // syncUninterruptibly rethrows the bind's checked exception (BindException) undeclared.
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -142,7 +125,7 @@ public final class HttpEngine implements AutoCloseable {
 
     /** Connections open now, those closed at the cap included until their close completes. */
     public int openConnections() {
-        return open.get();
+        return cap.open();
     }
 
     @Override

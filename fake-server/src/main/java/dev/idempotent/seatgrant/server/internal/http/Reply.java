@@ -43,8 +43,12 @@ public record Reply(int status, HttpHeaders headers, byte[] body, String content
         return new Reply(status, headers, body, contentType, wasCommitted, id);
     }
 
-    /** This reply as an HTTP/1.1 response, with {@code Connection: close} unless {@code keepAlive}. */
-    FullHttpResponse toResponse(boolean keepAlive) {
+    /**
+     * This reply as an HTTP/1.1 response, with {@code Connection: close} unless {@code keepAlive}, and with
+     * {@code Connection: keep-alive} when an HTTP/1.0 client asked to keep the connection (RFC 9112 section 9.3:
+     * without it, such a client takes the connection as closing).
+     */
+    FullHttpResponse toResponse(boolean keepAlive, boolean http10) {
         // 204 and 304 never carry a body (RFC 9110): bytes after their headers would be read as the start of the
         // next response on a kept-alive connection. A status fault may ask for either.
         boolean bodyless = status == 204 || status == 304;
@@ -62,6 +66,8 @@ public record Reply(int status, HttpHeaders headers, byte[] body, String content
         }
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        } else if (http10) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         }
         return response;
     }

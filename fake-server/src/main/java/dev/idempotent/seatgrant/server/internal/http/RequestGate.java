@@ -16,10 +16,11 @@ import java.util.Locale;
 /**
  * Sits between the HTTP codec and the body aggregator and refuses, from the head alone, what the server will
  * not read: a head Netty could not parse ({@code 400}, or {@code 414} for a request line and {@code 431} for a
- * header section over the codec's limits), an HTTP version other than 1.0 or 1.1 ({@code 505}), a request
- * with no {@code Host} (HTTP/1.1) or with two ({@code 400}), a
- * {@code Transfer-Encoding} other than exactly {@code chunked} ({@code 501}: Netty would read
- * {@code gzip, chunked} as plain chunked), an expectation other than {@code 100-continue} ({@code 417}) and a
+ * header section over the codec's limits), an HTTP version other than 1.0 or 1.1 ({@code 505}) or one not
+ * spelled in capitals ({@code 400}), a request target holding a control character ({@code 400}), a request
+ * with no {@code Host} (HTTP/1.1), with two, or with one that is not a host and port ({@code 400}), two
+ * {@code Authorization} headers ({@code 400}), a transfer coding other than {@code chunked} ({@code 501}) or
+ * {@code chunked} twice ({@code 400}), an expectation other than {@code 100-continue} ({@code 417}) and a
  * declared body over the limit ({@code 413}). A refusal replaces the request in the pipeline, so it is answered
  * in order; everything after it on the connection is dropped, and the connection closes after the answer.
  *
@@ -74,28 +75,49 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
             if (cause instanceof TooLongHttpHeaderException) {
                 return new Refusal(431, "headers-too-large", "the header section is over 16384 bytes", null, null);
             }
+            // Netty refuses a coding list whose last coding is not chunked, or that repeats chunked, as a bad head;
+            // RFC 9112 section 6.1 answers a coding the server does not implement with 501, not 400.
+            Refusal coding = codingRefusal(head, null, null);
+            if (coding != null) {
+                return coding;
+            }
             return new Refusal(400, "malformed-request", "the request is not valid HTTP/1.1", null, null);
         }
         String method = head.method().name();
         String uri = head.uri();
         HttpVersion version = head.protocolVersion();
-        if (!version.protocolName().equals("HTTP") || version.majorVersion() != 1 || version.minorVersion() > 1) {
+        if (version != HttpVersion.HTTP_1_1 && version != HttpVersion.HTTP_1_0) {
+            // Netty hands back its own constants for exactly "HTTP/1.1" and "HTTP/1.0", and a new, upper-cased
+            // version for any other spelling: "http/1.1" reads as 1.1 here, though the name is case-sensitive
+            // (RFC 9112 section 2.3) and such a line is no HTTP request line at all.
+            if (version.protocolName().equals("HTTP") && version.majorVersion() == 1 && version.minorVersion() <= 1) {
+                return new Refusal(400, "malformed-request", "the protocol name is HTTP, in capitals", null, null);
+            }
             return new Refusal(505, "http-version-not-supported", "this server speaks HTTP/1.1 and HTTP/1.0",
                     method, uri);
         }
-        int hosts = head.headers().getAll(HttpHeaderNames.HOST).size();
-        if (hosts > 1 || (hosts == 0 && version.minorVersion() == 1)) {
+        if (!visibleAscii(uri)) {
+            // A control character or DEL in the target (RFC 9112 section 3.2 allows none); nginx answers 400 too.
+            return new Refusal(400, "malformed-request", "the request target holds a control character", null, null);
+        }
+        List<String> hosts = head.headers().getAll(HttpHeaderNames.HOST);
+        if (hosts.size() > 1 || (hosts.isEmpty() && version.minorVersion() == 1)) {
             // RFC 9112 section 3.2 makes this a MUST: which authority the request meant cannot be known.
             return new Refusal(400, "malformed-request", "an HTTP/1.1 request carries exactly one Host header",
                     method, uri);
         }
-        List<String> codings = head.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING);
-        if (!codings.isEmpty()) {
-            String all = String.join(",", codings).strip().toLowerCase(Locale.ROOT);
-            if (!all.equals("chunked")) {
-                return new Refusal(501, "unsupported-transfer-encoding",
-                        "the only transfer coding this server reads is chunked, alone", method, uri);
-            }
+        if (hosts.size() == 1 && !HostHeader.wellFormed(hosts.get(0))) {
+            return new Refusal(400, "malformed-request", "the Host header is not a host and an optional port",
+                    method, uri);
+        }
+        if (head.headers().getAll(HttpHeaderNames.AUTHORIZATION).size() > 1) {
+            // One credential per request (RFC 9110 section 11.6.2); with two, which one counts is a guess.
+            return new Refusal(400, "malformed-request", "a request carries at most one Authorization header",
+                    method, uri);
+        }
+        Refusal coding = codingRefusal(head, method, uri);
+        if (coding != null) {
+            return coding;
         }
         String expect = head.headers().get(HttpHeaderNames.EXPECT);
         if (version.minorVersion() == 1 && expect != null && !expect.equalsIgnoreCase("100-continue")) {
@@ -106,5 +128,52 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
             return new Refusal(413, "body-too-large", "the body is over " + maxBodyBytes + " bytes", method, uri);
         }
         return null;
+    }
+
+    /**
+     * The refusal for the request's transfer codings, or null when it has none or only {@code chunked}, once: a
+     * coding the server does not implement ({@code gzip}, {@code identity}, {@code x-chunked}, a quoted
+     * {@code "chunked"}) is a {@code 501}, and {@code chunked} applied twice a {@code 400} (RFC 9112 section 7:
+     * a sender must not, and the body's end could not be found).
+     */
+    private static Refusal codingRefusal(HttpRequest head, String method, String uri) {
+        List<String> fields = head.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING);
+        if (fields.isEmpty()) {
+            return null;
+        }
+        int chunked = 0;
+        boolean other = false;
+        for (String field : fields) {
+            for (String coding : field.split(",", -1)) {
+                String name = coding.strip().toLowerCase(Locale.ROOT);
+                if (name.isEmpty()) {
+                    continue; // an empty list element, which RFC 9110 section 5.6.1 says to ignore
+                }
+                if (name.equals("chunked")) {
+                    chunked++;
+                } else {
+                    other = true;
+                }
+            }
+        }
+        if (other) {
+            return new Refusal(501, "unsupported-transfer-encoding",
+                    "the only transfer coding this server reads is chunked, alone", method, uri);
+        }
+        if (chunked != 1) {
+            return new Refusal(400, "malformed-request", "chunked is applied once, last", method, uri);
+        }
+        return null;
+    }
+
+    /** True when every character is visible ASCII or above it: no control character, space or DEL. */
+    private static boolean visibleAscii(String target) {
+        for (int i = 0; i < target.length(); i++) {
+            char c = target.charAt(i);
+            if (c <= 0x20 || c == 0x7F) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -39,7 +39,8 @@ class ProxyCommandTest {
                 "--scenario", "incident", "--route", "post /orders", "--operation", "header:X-Request-Id",
                 "--created", "json:/id", "--upstream-timeout", "5s", "--max-body", "64KiB", "--admin-token", "t0k",
                 "--header-timeout", "2s", "--body-timeout", "3s", "--idle-timeout", "4s", "--max-connections", "50",
-                "--journal-capacity", "10", "--upstream", "http://127.0.0.1:9000/api"), null);
+                "--journal-capacity", "10", "--allowed-host", "fake-proxy", "--allowed-host=Other.Example",
+                "--upstream", "http://127.0.0.1:9000/api"), null);
 
         ProxyConfig config = options.config();
         assertEquals(URI.create("http://127.0.0.1:9000/api"), config.upstream());
@@ -58,6 +59,7 @@ class ProxyCommandTest {
         assertEquals(Duration.ofSeconds(4), config.idleTimeout());
         assertEquals(50, config.maxConnections());
         assertEquals(10, config.journalCapacity());
+        assertEquals(List.of("fake-proxy", "other.example"), config.allowedHosts());
         assertEquals("scenario incident on POST /orders", options.faultSource());
     }
 
@@ -88,7 +90,8 @@ class ProxyCommandTest {
     @ValueSource(strings = {"--bogus", "--port=x", "--port=70000", "--scenario=nope", "--route=orders",
         "--route=POST", "--operation=header:Authorization", "--operation=header:Cookie", "--operation=body",
         "--created=json:id", "--created=location", "--upstream-timeout=30", "--max-body=1GiB", "--max-body=65MiB",
-        "--max-body=0", "--fault-plan=/no/such/file.json", "--admin-token= padded", "stray",
+        "--max-body=0", "--fault-plan=/no/such/file.json", "--admin-token= padded", "--admin-token=t\u00e9",
+        "--allowed-host=fake-proxy:8080", "stray",
         "--upstream=http://127.0.0.1:9"})
     void aBadFlagIsOneLineAndExitCode2(String flag) {
         assertOneLineExit2(main("proxy", "--upstream", "http://127.0.0.1:9", flag));

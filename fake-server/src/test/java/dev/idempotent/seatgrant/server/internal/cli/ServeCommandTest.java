@@ -67,6 +67,22 @@ class ServeCommandTest {
         assertEquals("from-env", ServeCommand.parse(List.of(), "from-env").config().adminToken());
     }
 
+    @Test
+    void aPortInUseIsSaidInOneLineWithTheWayOut() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            int port = taken.getLocalPort();
+
+            Run run = main("serve", "--db", "mem", "--port", String.valueOf(port));
+
+            assertEquals(1, run.code());
+            assertEquals(List.of("fake-server: cannot start: port " + port + " on 127.0.0.1 is already in use "
+                    + "(another fake-server, or any other program, is listening there); stop it, or choose another "
+                    + "port: --port N, or --port 0 for any free port (the line it prints names the one it got)"),
+                    run.err().lines().toList());
+            assertEquals("", run.out());
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"--bogus", "--port=x", "--port=70000", "--port", "--scenario=nope",
         "--replay-status=200", "--db=jdbc:mysql://x", "--fault-plan=/no/such/file.json", "stray"})

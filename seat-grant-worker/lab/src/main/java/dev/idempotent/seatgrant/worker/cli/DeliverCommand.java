@@ -84,7 +84,9 @@ final class DeliverCommand {
             // parseEvent has logged why; a line that is not an event will not become one on redelivery.
             return REJECT;
         }
-        return grant(variant.create(base.get()), event.get());
+        try (GrantHandler handler = variant.create(base.get())) {
+            return grant(handler, event.get());
+        }
     }
 
     private static int grant(GrantHandler handler, SeatRequested event) {

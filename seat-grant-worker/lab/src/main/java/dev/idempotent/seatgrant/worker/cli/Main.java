@@ -45,7 +45,8 @@ public final class Main {
       usage: seat-grant-worker run --server URL --events FILE|- [--concurrency N] [--variant NAME]
              seat-grant-worker deliver [--variant NAME]   (one event on stdin; see deliver --help)
         --server URL       the seat API root, e.g. http://127.0.0.1:8080
-        --events FILE|-    JSON lines {"requestId", "workspaceId", "userId"}; - reads stdin
+        --events FILE|-    JSON lines {"requestId", "workspaceId", "userId", "role"}, role optional
+                           (member, admin or viewer; default member); - reads stdin
         --concurrency N    consumer threads, 1 to 256 (default 4)
         --variant NAME     %s (default answer-key)
       stdout: one JSON line {"events", "granted", "replayed", "rejected", "exhausted", "malformed"}
@@ -170,7 +171,13 @@ public final class Main {
     }
 
     private static int consume(Options options, InputStream in, PrintStream out) throws IOException {
-        GrantHandler handler = options.variant().create(options.server());
+        try (GrantHandler handler = options.variant().create(options.server())) {
+            return consume(handler, options, in, out);
+        }
+    }
+
+    private static int consume(GrantHandler handler, Options options, InputStream in, PrintStream out)
+            throws IOException {
         AtomicLong events = new AtomicLong();
         AtomicLong granted = new AtomicLong();
         AtomicLong replayed = new AtomicLong();
@@ -239,10 +246,15 @@ public final class Main {
                 String requestId = text(node, "requestId");
                 String workspaceId = text(node, "workspaceId");
                 String userId = text(node, "userId");
-                if (requestId != null && workspaceId != null && userId != null) {
-                    return Optional.of(new SeatRequested(requestId, workspaceId, userId));
+                JsonNode role = node.get("role");
+                if (role != null && !role.isTextual()) {
+                    problem = "role, when given, must be a string";
+                } else if (requestId != null && workspaceId != null && userId != null) {
+                    return Optional.of(new SeatRequested(requestId, workspaceId, userId,
+                            role == null ? SeatRequested.DEFAULT_ROLE : role.asText()));
+                } else {
+                    problem = "requestId, workspaceId and userId must be strings";
                 }
-                problem = "requestId, workspaceId and userId must be strings";
             } else {
                 problem = "not a JSON object";
             }

@@ -59,7 +59,7 @@ final class BareSeatsApi {
 
     private HttpRequest.Builder grantRequest(SeatRequested event) throws JsonProcessingException {
         String body = MAPPER.writeValueAsString(
-                Map.of("workspaceId", event.workspaceId(), "userId", event.userId(), "role", "member"));
+                Map.of("workspaceId", event.workspaceId(), "userId", event.userId(), "role", event.role()));
         return HttpRequest.newBuilder(URI.create(seatsUrl))
                 .header("content-type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));

@@ -74,14 +74,14 @@ public enum Variant {
         return Arrays.stream(values()).filter(v -> v.cliName.equals(cliName)).findFirst();
     }
 
-    /** A new worker of this variant that sleeps for real: one "process" worth of state. */
+    /** A new worker of this variant that sleeps for real: one "process" worth of state; close it when done. */
     public GrantHandler create(URI baseUri) {
         return create(baseUri, Sleeper.SYSTEM, event -> { });
     }
 
     /**
      * A new worker of this variant. Each call is a fresh process as far as in-memory state goes, which is how the
-     * lab simulates a restart.
+     * lab simulates a restart; close it when that process would exit.
      *
      * @param baseUri             the seat API's base URI
      * @param sleeper             how the worker waits between attempts
@@ -118,8 +118,16 @@ public enum Variant {
     }
 
     private static GrantHandler answerKey(SeatGrantWorker worker) {
-        return event -> worker.handle(event) instanceof GrantOutcome.Replayed
-                ? GrantHandler.Handled.REPLAYED
-                : GrantHandler.Handled.GRANTED;
+        return new GrantHandler() {
+            @Override
+            public Handled handle(SeatRequested event) {
+                return worker.handle(event) instanceof GrantOutcome.Replayed ? Handled.REPLAYED : Handled.GRANTED;
+            }
+
+            @Override
+            public void close() {
+                worker.close();
+            }
+        };
     }
 }

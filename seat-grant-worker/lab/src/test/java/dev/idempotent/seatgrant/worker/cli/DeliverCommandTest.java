@@ -2,6 +2,7 @@ package dev.idempotent.seatgrant.worker.cli;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
@@ -11,11 +12,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import dev.idempotent.seatgrant.worker.testing.WorkerThreads;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -55,6 +59,18 @@ class DeliverCommandTest {
         answer("/v1/seats", 201, SEAT);
         assertEquals(0, deliver());
         wm.verify(1, postRequestedFor(urlPathEqualTo("/v1/seats")).withHeader("Idempotency-Key", equalTo("req_1")));
+    }
+
+    @Test
+    void theDeliveryClosesTheAnswerKeyWorkerItCreatedAndGrantsTheEventsRole() {
+        answer("/v1/seats", 201, SEAT);
+        Set<Thread> before = WorkerThreads.live();
+
+        assertEquals(0, deliver(EVENT.replace("\"member\"", "\"viewer\""), Map.of("SEATS_BASE_URL", wm.baseUrl())));
+
+        assertEquals(List.of(), WorkerThreads.startedSince(before), "the worker's client and threads were released");
+        wm.verify(1, postRequestedFor(urlPathEqualTo("/v1/seats")).withRequestBody(
+                matchingJsonPath("$.role", equalTo("viewer"))));
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.idempotent.seatgrant.worker.cli;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
@@ -14,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.idempotent.seatgrant.worker.testing.CapturedEvents;
+import dev.idempotent.seatgrant.worker.testing.WorkerThreads;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -22,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,6 +109,44 @@ class MainTest {
                 "run", "--server", wm.baseUrl(), "--events", "-");
         assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
         assertEquals(2, summary().get("granted").asInt());
+    }
+
+    @Test
+    void theRunClosesTheAnswerKeyWorkerItCreated() throws Exception {
+        answer("req_1", 201, SEAT.formatted("1"));
+        Set<Thread> before = WorkerThreads.live();
+        String stdin = "{\"requestId\":\"req_1\",\"workspaceId\":\"ws\",\"userId\":\"u1\"}\n";
+
+        int code = run(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+                "run", "--server", wm.baseUrl(), "--events", "-");
+
+        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+        assertEquals(List.of(), WorkerThreads.startedSince(before), "the worker's client and threads were released");
+    }
+
+    @Test
+    void anEventsRoleIsGrantedAndABadRoleIsAMalformedLine() throws Exception {
+        answer("req_a", 201, SEAT.formatted("a"));
+        answer("req_m", 201, SEAT.formatted("m"));
+        String stdin = String.join("\n",
+                "{\"requestId\":\"req_a\",\"workspaceId\":\"ws\",\"userId\":\"u1\",\"role\":\"admin\"}",
+                "{\"requestId\":\"req_m\",\"workspaceId\":\"ws\",\"userId\":\"u2\"}",
+                "{\"requestId\":\"req_o\",\"workspaceId\":\"ws\",\"userId\":\"u3\",\"role\":\"owner\"}",
+                "{\"requestId\":\"req_n\",\"workspaceId\":\"ws\",\"userId\":\"u4\",\"role\":7}") + "\n";
+        try (CapturedEvents captured = new CapturedEvents()) {
+            run(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+                    "run", "--server", wm.baseUrl(), "--events", "-", "--concurrency", "1");
+            assertEquals(List.of("role must be one of member, admin, viewer", "role, when given, must be a string"),
+                    captured.all().stream().filter(e -> e.message().equals("seat.grant.malformed"))
+                            .map(e -> e.get("reason")).toList());
+        }
+        assertEquals(2, summary().get("malformed").asInt());
+        wm.verify(1, postRequestedFor(urlPathEqualTo("/v1/seats")).withHeader("Idempotency-Key", equalTo("req_a"))
+                .withRequestBody(matchingJsonPath("$.role",
+                        equalTo("admin"))));
+        wm.verify(1, postRequestedFor(urlPathEqualTo("/v1/seats")).withHeader("Idempotency-Key", equalTo("req_m"))
+                .withRequestBody(matchingJsonPath("$.role",
+                        equalTo("member"))));
     }
 
     @Test

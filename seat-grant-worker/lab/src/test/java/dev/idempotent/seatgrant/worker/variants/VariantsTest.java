@@ -19,6 +19,7 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.idempotent.seatgrant.worker.SeatRequested;
 import dev.idempotent.seatgrant.worker.testing.FakeTime;
+import dev.idempotent.seatgrant.worker.testing.WorkerThreads;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -128,7 +129,9 @@ class VariantsTest {
         for (Variant variant : Variant.values()) {
             assertEquals(variant, Variant.byName(variant.cliName()).orElseThrow());
             SeatRequested event = new SeatRequested("req_" + variant.ordinal(), "ws_1", "u_1");
-            assertEquals(GrantHandler.Handled.GRANTED, variant.create(base, time, e -> { }).handle(event), variant.cliName());
+            try (GrantHandler handler = variant.create(base, time, e -> { })) {
+                assertEquals(GrantHandler.Handled.GRANTED, handler.handle(event), variant.cliName());
+            }
         }
         Set<String> keyed = wm.findAll(postRequestedFor(urlPathEqualTo("/v1/seats"))).stream()
                 .filter(r -> r.containsHeader("Idempotency-Key")).map(r -> r.getHeader("Idempotency-Key"))
@@ -136,6 +139,24 @@ class VariantsTest {
         assertEquals(Set.of("req_3", "req_4", "req_5"), keyed,
                 "only 409-is-failure, the minimal patch and the answer key send the key");
         assertTrue(Variant.byName("retry-harder").isEmpty());
+    }
+
+    @Test
+    void closingTheAnswerKeyReleasesItsWorker() throws Exception {
+        wm.stubFor(post(urlPathEqualTo("/v1/seats")).willReturn(aResponse().withStatus(201)
+                .withHeader("Content-Type", "application/json").withBody(SEAT)));
+        Set<Thread> before = WorkerThreads.live();
+        GrantHandler handler = Variant.ANSWER_KEY.create(base, time, e -> { });
+        assertEquals(GrantHandler.Handled.GRANTED, handler.handle(new SeatRequested("req_c", "ws_1", "u_1")));
+
+        handler.close();
+
+        assertEquals(List.of(), WorkerThreads.startedSince(before),
+                "the worker's client and threads are gone");
+        IllegalStateException closed = assertThrows(IllegalStateException.class,
+                () -> handler.handle(new SeatRequested("req_d", "ws_1", "u_1")));
+        assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+        handler.close();
     }
 
     /**
@@ -155,8 +176,9 @@ class VariantsTest {
         List<String> bases = List.of(wm.baseUrl() + prefix, wm.baseUrl() + prefix + "/");
         for (int i = 0; i < bases.size(); i++) {
             SeatRequested event = new SeatRequested("req_" + i, "ws_1", "u_1");
-            assertEquals(GrantHandler.Handled.GRANTED,
-                    variant.create(URI.create(bases.get(i)), time, e -> { }).handle(event), bases.get(i));
+            try (GrantHandler handler = variant.create(URI.create(bases.get(i)), time, e -> { })) {
+                assertEquals(GrantHandler.Handled.GRANTED, handler.handle(event), bases.get(i));
+            }
         }
 
         wm.verify(bases.size(), postRequestedFor(urlPathEqualTo(prefix + "/v1/seats")));

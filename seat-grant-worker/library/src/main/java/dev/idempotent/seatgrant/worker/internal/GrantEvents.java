@@ -19,7 +19,8 @@ import org.slf4j.spi.LoggingEventBuilder;
  * <p>Keys: {@code requestId}, {@code attempt} (on the outcome: the number of POSTs sent), {@code outcome}
  * ({@link Outcome#logName()}), {@code status} (absent when no answer arrived), {@code seatId} (when known),
  * {@code delayMs} (on a retry), {@code reason} and {@code error} (the failure's class name, never its message) on
- * attempts, {@code elapsedMs} on the outcome. No URL and no header value is ever logged. A listener that throws
+ * attempts, {@code elapsedMs} on both (the attempt's own duration; the call's), and {@code endedBy} on a
+ * cancelled outcome. No URL and no header value is ever logged. A listener that throws
  * is reported as {@code seat.grant.listener-failed} (WARN) and otherwise ignored.
  */
 public final class GrantEvents {
@@ -71,6 +72,7 @@ public final class GrantEvents {
         e.delay().ifPresent(d -> event.addKeyValue("delayMs", d.toMillis()));
         event.addKeyValue("reason", e.reason());
         e.error().ifPresent(name -> event.addKeyValue("error", name));
+        event.addKeyValue("elapsedMs", e.elapsed().toMillis());
         event.log();
         try {
             listener.onAttempt(e);
@@ -96,6 +98,7 @@ public final class GrantEvents {
         e.status().ifPresent(s -> event.addKeyValue("status", s));
         e.seatId().ifPresent(s -> event.addKeyValue("seatId", s));
         event.addKeyValue("elapsedMs", e.elapsed().toMillis());
+        e.endedBy().ifPresent(how -> event.addKeyValue("endedBy", how));
         event.log();
         try {
             listener.onOutcome(e);

@@ -147,7 +147,7 @@ public final class GrantPolicy {
 
     /**
      * One call's bookkeeping: attempts, the last retryable verdict, and the one outcome it may report. The sync
-     * loop uses it from one thread; the async loop from one step at a time, while {@link #cancel()} may come from
+     * loop uses it from one thread; the async loop from one step at a time, while {@link #cancel(String)} may come from
      * any thread, so the outcome is reported exactly once, by whoever ends the call first.
      */
     public final class Run {
@@ -158,6 +158,7 @@ public final class GrantPolicy {
         private final AtomicInteger attempts = new AtomicInteger();
         private final AtomicBoolean ended = new AtomicBoolean();
         private volatile Verdict.Retry lastRetry;
+        private volatile Instant attemptStarted;
 
         private Run(String requestId, Instant start, Instant deadline, Retry.AsyncContext<Attempted> context) {
             this.requestId = Objects.requireNonNull(requestId, "requestId");
@@ -188,6 +189,7 @@ public final class GrantPolicy {
                 return Optional.empty();
             }
             attempts.incrementAndGet();
+            attemptStarted = clock.instant();
             return Optional.of(remaining.compareTo(config.requestTimeout()) < 0 ? remaining : config.requestTimeout());
         }
 
@@ -214,11 +216,12 @@ public final class GrantPolicy {
          */
         public Step settle(Verdict verdict) {
             int attempt = attempts.get();
+            Duration took = sinceAttemptStarted();
             if (verdict instanceof Verdict.Done done) {
                 boolean replayed = done instanceof Verdict.Replay;
                 Outcome outcome = replayed ? Outcome.REPLAYED : Outcome.GRANTED;
                 events.attempt(new AttemptEvent(requestId, attempt, outcome, OptionalInt.of(done.status()),
-                        Optional.of(done.seatId()), Optional.empty(), done.reason(), Optional.empty()));
+                        Optional.of(done.seatId()), Optional.empty(), done.reason(), Optional.empty(), took));
                 if (end()) {
                     context.onComplete();
                     report(outcome, OptionalInt.of(done.status()), Optional.of(done.seatId()));
@@ -229,7 +232,7 @@ public final class GrantPolicy {
             }
             if (verdict instanceof Verdict.GiveUp g) {
                 events.attempt(new AttemptEvent(requestId, attempt, Outcome.REJECTED, OptionalInt.of(g.status()),
-                        Optional.empty(), Optional.empty(), g.reason(), Optional.empty()));
+                        Optional.empty(), Optional.empty(), g.reason(), Optional.empty(), took));
                 GrantRejectedException e = new GrantRejectedException(requestId, attempt, g.status(), g.reason());
                 endWithError(e, Outcome.REJECTED, OptionalInt.of(g.status()));
                 return new Step.Failed(e);
@@ -241,7 +244,7 @@ public final class GrantPolicy {
             if (attempt >= config.maxAttempts()) {
                 // resilience4j counts the last attempt and says stop; onComplete then books a failed call.
                 context.onResult(new Attempted(failed, wait));
-                attemptEvent(attempt, Outcome.EXHAUSTED, failed, Optional.empty());
+                attemptEvent(attempt, Outcome.EXHAUSTED, failed, Optional.empty(), took);
                 GrantExhaustedException e = exhausted(GrantExhaustedException.Limit.ATTEMPTS, failed);
                 if (end()) {
                     context.onComplete();
@@ -250,14 +253,14 @@ public final class GrantPolicy {
                 return new Step.Failed(e);
             }
             if (wait.isEmpty()) {
-                attemptEvent(attempt, Outcome.EXHAUSTED, failed, Optional.empty());
+                attemptEvent(attempt, Outcome.EXHAUSTED, failed, Optional.empty(), took);
                 GrantExhaustedException e = exhausted(GrantExhaustedException.Limit.DEADLINE, failed);
                 endWithError(e, Outcome.EXHAUSTED, failed.status());
                 return new Step.Failed(e);
             }
             // resilience4j counts the attempt, publishes its retry event and hands back the backoff's wait.
             Duration delay = Duration.ofMillis(context.onResult(new Attempted(failed, wait)));
-            attemptEvent(attempt, Outcome.RETRY, failed, Optional.of(delay));
+            attemptEvent(attempt, Outcome.RETRY, failed, Optional.of(delay), took);
             return new Step.Wait(delay);
         }
 
@@ -275,50 +278,75 @@ public final class GrantPolicy {
         }
 
         /**
-         * Ends the call because the caller's own code threw while an attempt was being prepared (a request
-         * customizer, say), unless it already ended. The loop then rethrows {@code failure} as it is.
+         * Ends the call because something other than an answer or a transport failure ended an attempt: the
+         * caller's own code threw while an attempt was being prepared (a request customizer, say), or the caller's
+         * client, the scheduler or a callback failed. Reports nothing if the call already ended. The loop then
+         * rethrows {@code failure} as it is.
          *
          * @param failure what was thrown
          */
-        public void failed(RuntimeException failure) {
-            Verdict.Retry last = lastRetry;
-            endWithError(failure, Outcome.FAILED, last == null ? OptionalInt.empty() : last.status());
+        public void failed(Throwable failure) {
+            endWithError(failure, Outcome.FAILED, lastStatus());
         }
 
         /**
-         * Ends the call because it was cancelled or its worker closed, unless it already ended.
+         * Ends the call because it was stopped from outside, unless it already ended.
          *
+         * @param endedBy what stopped it, as {@link OutcomeEvent#endedBy()} words it ({@code cancel},
+         *                {@code timeout}, {@code exception:<class>}, {@code completed} or {@code close})
          * @return whether this call reported the cancellation (false when an outcome was already reported)
          */
-        public boolean cancel() {
-            Verdict.Retry last = lastRetry;
-            OptionalInt status = last == null ? OptionalInt.empty() : last.status();
+        public boolean cancel(String endedBy) {
+            Objects.requireNonNull(endedBy, "endedBy");
             return endWithError(new CancellationException("seat grant cancelled for requestId " + requestId),
-                    Outcome.CANCELLED, status);
+                    Outcome.CANCELLED, lastStatus(), Optional.of(endedBy));
+        }
+
+        private OptionalInt lastStatus() {
+            Verdict.Retry last = lastRetry;
+            return last == null ? OptionalInt.empty() : last.status();
         }
 
         private boolean end() {
             return ended.compareAndSet(false, true);
         }
 
-        private boolean endWithError(Throwable e, Outcome outcome, OptionalInt status) {
+        private void endWithError(Throwable e, Outcome outcome, OptionalInt status) {
+            endWithError(e, outcome, status, Optional.empty());
+        }
+
+        private boolean endWithError(Throwable e, Outcome outcome, OptionalInt status, Optional<String> endedBy) {
             if (!end()) {
                 return false;
             }
             context.onError(e);
-            report(outcome, status, Optional.empty());
+            report(outcome, status, Optional.empty(), endedBy);
             return true;
         }
 
-        private void attemptEvent(int attempt, Outcome outcome, Verdict.Retry failed, Optional<Duration> delay) {
+        private void attemptEvent(int attempt, Outcome outcome, Verdict.Retry failed, Optional<Duration> delay,
+                Duration took) {
             events.attempt(new AttemptEvent(requestId, attempt, outcome, failed.status(), Optional.empty(), delay,
-                    failed.reason(), failed.cause().map(c -> c.getClass().getName())));
+                    failed.reason(), failed.cause().map(c -> c.getClass().getName()), took));
+        }
+
+        private Duration sinceAttemptStarted() {
+            Instant started = attemptStarted;
+            return started == null ? Duration.ZERO : nonNegative(Duration.between(started, clock.instant()));
         }
 
         private void report(Outcome outcome, OptionalInt status, Optional<String> seatId) {
-            Duration elapsed = Duration.between(start, clock.instant());
+            report(outcome, status, seatId, Optional.empty());
+        }
+
+        private void report(Outcome outcome, OptionalInt status, Optional<String> seatId, Optional<String> endedBy) {
             events.outcome(new OutcomeEvent(requestId, attempts.get(), outcome, status, seatId,
-                    elapsed.isNegative() ? Duration.ZERO : elapsed));
+                    nonNegative(Duration.between(start, clock.instant())), endedBy));
+        }
+
+        private static Duration nonNegative(Duration d) {
+            // A clock that steps back (NTP on the system clock) must not produce a negative duration.
+            return d.isNegative() ? Duration.ZERO : d;
         }
 
         private GrantExhaustedException exhausted(GrantExhaustedException.Limit limit, Verdict.Retry last) {

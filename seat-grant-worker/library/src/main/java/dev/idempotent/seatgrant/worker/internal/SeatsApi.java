@@ -3,6 +3,8 @@ package dev.idempotent.seatgrant.worker.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idempotent.seatgrant.worker.AttemptContext;
+import dev.idempotent.seatgrant.worker.RequestCustomizer;
 import dev.idempotent.seatgrant.worker.SeatRequested;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,7 +18,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.function.Consumer;
 
 /**
  * One {@code POST /v1/seats} exchange over {@code java.net.http}, and nothing else: no retry, no
@@ -33,7 +34,7 @@ public final class SeatsApi {
 
     private final HttpClient client;
     private final URI seatsUri;
-    private final Consumer<HttpRequest.Builder> customizer;
+    private final RequestCustomizer customizer;
     private final ObjectMapper json;
 
     /**
@@ -43,7 +44,7 @@ public final class SeatsApi {
      * @param baseUri    the API root; {@code v1/seats} is resolved under it
      * @param customizer called on every attempt's request builder before the worker's own values are set
      */
-    public SeatsApi(HttpClient client, URI baseUri, Consumer<HttpRequest.Builder> customizer) {
+    public SeatsApi(HttpClient client, URI baseUri, RequestCustomizer customizer) {
         this.client = Objects.requireNonNull(client, "client");
         this.seatsUri = seatsUri(baseUri);
         this.customizer = Objects.requireNonNull(customizer, "customizer");
@@ -57,7 +58,7 @@ public final class SeatsApi {
      * @param baseUri the API root
      */
     public SeatsApi(HttpClient client, URI baseUri) {
-        this(client, baseUri, request -> { });
+        this(client, baseUri, (request, context) -> { });
     }
 
     /** {@code v1/seats} under the base URI's path; a query on the base URI (say, a tenant token) is kept. */
@@ -107,7 +108,7 @@ public final class SeatsApi {
         ObjectNode body = json.createObjectNode()
                 .put("workspaceId", event.workspaceId())
                 .put("userId", event.userId())
-                .put("role", "member");
+                .put("role", event.role());
         try {
             return new PreparedGrant(event.requestId(), json.writeValueAsBytes(body));
         } catch (JsonProcessingException e) {
@@ -120,36 +121,39 @@ public final class SeatsApi {
      * Sends one attempt and reads the whole answer.
      *
      * @param grant   the prepared request
+     * @param attempt which POST of the call this is, from 1, for the customizer
      * @param timeout the budget for this attempt, from send to the last body byte
      * @return the answer, whatever its status
      * @throws IOException          when no complete answer arrived (refused, reset, EOF, timeout)
      * @throws InterruptedException if the calling thread is interrupted
      */
-    public Exchange send(PreparedGrant grant, Duration timeout) throws IOException, InterruptedException {
-        return exchange(client.send(request(grant, timeout), BodyHandlers.ofString(StandardCharsets.UTF_8)));
+    public Exchange send(PreparedGrant grant, int attempt, Duration timeout) throws IOException, InterruptedException {
+        return exchange(client.send(request(grant, attempt, timeout), BodyHandlers.ofString(StandardCharsets.UTF_8)));
     }
 
     /**
-     * Starts one attempt without blocking; the same request as {@link #send(PreparedGrant, Duration)}.
+     * Starts one attempt without blocking; the same request as {@link #send(PreparedGrant, int, Duration)}.
      *
      * @param grant   the prepared request
+     * @param attempt which POST of the call this is, from 1, for the customizer
      * @param timeout the budget for this attempt, from send to the last body byte
      * @return the answer, whatever its status, or a future failed with the transport's {@link IOException}
      *     (possibly wrapped in a {@link java.util.concurrent.CompletionException})
      */
-    public CompletableFuture<Exchange> sendAsync(PreparedGrant grant, Duration timeout) {
-        return client.sendAsync(request(grant, timeout), BodyHandlers.ofString(StandardCharsets.UTF_8))
+    public CompletableFuture<Exchange> sendAsync(PreparedGrant grant, int attempt, Duration timeout) {
+        return client.sendAsync(request(grant, attempt, timeout), BodyHandlers.ofString(StandardCharsets.UTF_8))
                 .thenApply(SeatsApi::exchange);
     }
 
     /**
-     * The request for one attempt. The caller's customizer runs first; then the worker sets the URI, the method,
-     * the body, the timeout and its own headers with {@code setHeader}, which replaces whatever the customizer
-     * put under those names, so no customizer can change the key, the content type or the operation.
+     * The request for one attempt. The caller's customizer runs first, told the grant and the attempt; then the
+     * worker sets the URI, the method, the body, the timeout and its own headers with {@code setHeader}, which
+     * replaces whatever the customizer put under those names, so no customizer can change the key, the content
+     * type or the operation.
      */
-    HttpRequest request(PreparedGrant grant, Duration timeout) {
+    HttpRequest request(PreparedGrant grant, int attempt, Duration timeout) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(seatsUri);
-        customizer.accept(builder);
+        customizer.customize(builder, new AttemptContext(grant.idempotencyKey(), attempt));
         return builder
                 .uri(seatsUri)
                 .timeout(timeout)

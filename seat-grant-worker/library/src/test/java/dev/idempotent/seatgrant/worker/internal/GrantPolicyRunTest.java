@@ -55,12 +55,12 @@ class GrantPolicyRunTest {
     void aCancelledCallIsReportedOnceWithNoStatusWhenNoAnswerArrived() {
         GrantPolicy.Run run = policy.start("req_c", Optional.empty());
 
-        assertTrue(run.cancel(), "the first cancellation ends the call");
+        assertTrue(run.cancel(OutcomeEvent.CANCEL), "the first cancellation ends the call");
         assertTrue(run.ended());
-        assertFalse(run.cancel(), "a second cancellation finds the call ended");
+        assertFalse(run.cancel(OutcomeEvent.CANCEL), "a second cancellation finds the call ended");
 
         assertEquals(List.of(new OutcomeEvent("req_c", 0, Outcome.CANCELLED, OptionalInt.empty(), Optional.empty(),
-                Duration.ZERO)), outcomes);
+                Duration.ZERO, Optional.of("cancel"))), outcomes);
     }
 
     @Test
@@ -70,10 +70,10 @@ class GrantPolicyRunTest {
         GrantPolicy.Step step = run.settle(unavailable());
         time.sleep(((GrantPolicy.Step.Wait) step).delay());
 
-        assertTrue(run.cancel());
+        assertTrue(run.cancel(OutcomeEvent.CANCEL));
 
         assertEquals(List.of(new OutcomeEvent("req_r", 1, Outcome.CANCELLED, OptionalInt.of(503), Optional.empty(),
-                Duration.ofSeconds(1))), outcomes);
+                Duration.ofSeconds(1), Optional.of("cancel"))), outcomes);
     }
 
     @Test
@@ -84,7 +84,7 @@ class GrantPolicyRunTest {
                 run.settle(new Verdict.Success("seat_1", 201, "2xx with a seat")));
         assertTrue(run.ended(), "a granted call has reported its outcome");
 
-        assertFalse(run.cancel(), "the grant ended the call first");
+        assertFalse(run.cancel(OutcomeEvent.CANCEL), "the grant ended the call first");
         run.failed(new IllegalStateException("too late"));
 
         assertEquals(List.of(Outcome.GRANTED), outcomes.stream().map(OutcomeEvent::outcome).toList());
@@ -96,7 +96,7 @@ class GrantPolicyRunTest {
         run.begin();
         assertInstanceOf(GrantPolicy.Step.Failed.class, run.settle(new Verdict.GiveUp(422, "422: another payload")));
 
-        assertFalse(run.cancel());
+        assertFalse(run.cancel(OutcomeEvent.CANCEL));
 
         assertEquals(List.of(Outcome.REJECTED), outcomes.stream().map(OutcomeEvent::outcome).toList());
         assertEquals(1, policy.retry().getMetrics().getNumberOfFailedCallsWithoutRetryAttempt(),

@@ -78,7 +78,7 @@ class PreparedGrantTest {
                 .withHeader("Idempotent-Replayed", header).withBody("{\"id\":\"seat_1\"}")));
         SeatsApi live = new SeatsApi(SeatsApi.newClient(Duration.ofSeconds(2)), URI.create(wm.baseUrl()));
 
-        Exchange answer = live.send(live.prepare(new SeatRequested("req_h", "ws", "u")), Duration.ofSeconds(5));
+        Exchange answer = live.send(live.prepare(new SeatRequested("req_h", "ws", "u")), 1, Duration.ofSeconds(5));
 
         assertEquals(replayed, answer.replayed());
         assertEquals(201, answer.status());
@@ -89,6 +89,6 @@ class PreparedGrantTest {
         wm.stubFor(post(urlPathEqualTo("/v1/seats")).willReturn(aResponse().withStatus(201).withBody("{\"id\":\"seat_1\"}")));
         SeatsApi live = new SeatsApi(SeatsApi.newClient(Duration.ofSeconds(2)), URI.create(wm.baseUrl()));
 
-        assertFalse(live.send(live.prepare(new SeatRequested("req_n", "ws", "u")), Duration.ofSeconds(5)).replayed());
+        assertFalse(live.send(live.prepare(new SeatRequested("req_n", "ws", "u")), 1, Duration.ofSeconds(5)).replayed());
     }
 }

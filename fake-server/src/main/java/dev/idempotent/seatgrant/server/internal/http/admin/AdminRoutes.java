@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.idempotent.seatgrant.server.FaultPlan;
 import dev.idempotent.seatgrant.server.InvalidFaultPlanException;
-import dev.idempotent.seatgrant.server.JournalEntry;
 import dev.idempotent.seatgrant.server.internal.FaultPlanner;
 import dev.idempotent.seatgrant.server.internal.Journal;
 import dev.idempotent.seatgrant.server.internal.http.Exchange;
@@ -15,7 +14,6 @@ import dev.idempotent.seatgrant.server.internal.http.Routes;
 import dev.idempotent.seatgrant.server.internal.http.UriParts;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -29,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * page. Never faulted, never journaled, and the same in front of any API: it knows the API behind it only
  * through a {@link Backing}. {@link #inFrontOf} puts it before that API's routes.
  *
- * <p>Thread-safe. Store calls and journal renders run on the backing's executor, never on the event loop.
+ * <p>Who may use it, by which name and from which page is {@link AdminAccess}'s to decide, before anything
+ * else. Thread-safe. Store calls and the journal's JSON are made on the backing's executor, never on the event
+ * loop; the journal is streamed a part at a time ({@link JournalStream}).
  */
 public final class AdminRoutes implements Routes {
 
@@ -47,27 +47,30 @@ public final class AdminRoutes implements Routes {
      *                   {@code executor}
      * @param reset      what {@code POST /__admin/reset} does (empty the store, the journal and the plan); runs on
      *                   {@code executor}
-     * @param adminToken nullable: without it, only loopback clients may use the admin API
-     * @param executor   where store calls and journal renders run
+     * @param access     who may use the admin API, by which name, from which page ({@link AdminAccess})
+     * @param executor   where store calls run and the journal's JSON is made
      * @param scenarios  how {@code POST /__admin/faults} with {@code {"scenario": NAME}} loads a shipped scenario
      *                   (a proxy aims it at its route); it throws {@code IllegalArgumentException} for no such name
      */
     public record Backing(Journal journal, FaultPlanner faults, Supplier<? extends JsonNode> ledger, Runnable reset,
-                          String adminToken, Executor executor, Function<String, FaultPlan> scenarios) {
+                          AdminAccess access, Executor executor, Function<String, FaultPlan> scenarios) {
 
         /** The shipped scenarios as they are, on {@code POST /v1/seats}. */
         public Backing(Journal journal, FaultPlanner faults, Supplier<? extends JsonNode> ledger, Runnable reset,
-                       String adminToken, Executor executor) {
-            this(journal, faults, ledger, reset, adminToken, executor, FaultPlan::scenario);
+                       AdminAccess access, Executor executor) {
+            this(journal, faults, ledger, reset, access, executor, FaultPlan::scenario);
         }
     }
 
+    /** How many entries a page of {@code GET /__admin/requests?after=SEQ} holds unless {@code limit} says. */
+    public static final int DEFAULT_PAGE = 1_000;
+    /** The most entries a page may hold. */
+    public static final int MAX_PAGE = 10_000;
+
     private final Backing backing;
-    private final AdminAccess access;
 
     public AdminRoutes(Backing backing) {
         this.backing = backing;
-        this.access = new AdminAccess(backing.adminToken());
     }
 
     /** True for the admin API's paths. */
@@ -95,14 +98,15 @@ public final class AdminRoutes implements Routes {
             return;
         }
         HttpMethod method = exchange.request().method();
-        if (AdminPage.owns(uri.path())) {
-            // The page holds no data, so it needs no token; everything it shows comes through the checks below.
-            exchange.answer(AdminPage.reply(method, uri.path()));
+        // The page holds no data, so it needs no token; everything it shows comes through the full checks.
+        boolean page = AdminPage.owns(uri.path());
+        Optional<Reply> refused = backing.access().refusal(exchange, page);
+        if (refused.isPresent()) {
+            exchange.answer(refused.get());
             return;
         }
-        Optional<Reply> denied = access.denied(exchange);
-        if (denied.isPresent()) {
-            exchange.answer(denied.get());
+        if (page) {
+            exchange.answer(AdminPage.reply(method, uri.path()));
             return;
         }
         switch (uri.path()) {
@@ -161,23 +165,41 @@ public final class AdminRoutes implements Routes {
             return;
         }
         String after = uri.first("after");
+        String limit = uri.first("limit");
         if (after == null) {
-            journalReply(exchange, () -> backing.journal().snapshot());
+            if (limit != null) {
+                exchange.answer(Problems.problem(400, "invalid-query", "limit goes with after: ?after=0&limit=N"));
+                return;
+            }
+            // The shape the tools have always read, streamed: a full journal is tens of megabytes of JSON.
+            exchange.stream(200, "application/json", JournalStream.whole(backing.journal(), backing.executor()));
             return;
         }
-        long seq;
-        try {
-            seq = Long.parseLong(after);
-        } catch (NumberFormatException e) {
-            seq = -1;
-        }
-        if (seq < 0 || !after.matches("[0-9]+")) {
+        long seq = wholeNumber(after, Long.MAX_VALUE);
+        if (seq < 0) {
             exchange.answer(Problems.problem(400, "invalid-query", "after must be a journal seq, 0 or more"));
             return;
         }
-        long from = seq;
-        // after=0 is the whole journal too.
-        journalReply(exchange, () -> backing.journal().after(from));
+        long size = limit == null ? DEFAULT_PAGE : wholeNumber(limit, MAX_PAGE);
+        if (size < 1) {
+            exchange.answer(Problems.problem(400, "invalid-query", "limit must be a whole number from 1 to " + MAX_PAGE));
+            return;
+        }
+        exchange.stream(200, "application/json",
+                JournalStream.page(backing.journal(), backing.executor(), seq, (int) size));
+    }
+
+    /** {@code text} as a whole number from 0 to {@code max}, written in digits only; -1 for anything else. */
+    private static long wholeNumber(String text, long max) {
+        if (text.isEmpty() || text.length() > 19 || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return -1;
+        }
+        try {
+            long n = Long.parseLong(text);
+            return n <= max ? n : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private static Reply notAllowed(String allow) {
@@ -193,24 +215,7 @@ public final class AdminRoutes implements Routes {
         });
     }
 
-    /**
-     * Renders the journal (or a part of it) off the event loop, one render at a time across the server; a failure
-     * is the server's own, a 500.
-     */
-    private void journalReply(Exchange exchange, Supplier<List<JournalEntry>> entries) {
-        answerWhenDone(exchange, backing.journal().renderInTurn(
-                () -> Reply.json(200, JournalJson.journal(entries.get(), backing.journal().forwarded())),
-                backing.executor()), failure -> {
-                    LOG.error("unexpected failure rendering the journal: {}", LogSafe.describe(failure));
-                    return Problems.problem(500, "internal", "the server failed; see its log");
-                });
-    }
-
-    /**
-     * Answers, on the connection's event loop, with a reply built elsewhere: store calls, and replies that are not
-     * store calls but may be large (the whole journal: tens of megabytes of JSON), so the loop keeps serving its
-     * other connections meanwhile.
-     */
+    /** Answers, on the connection's event loop, with a reply built elsewhere (a store call). */
     private static void answerWhenDone(Exchange exchange, CompletableFuture<Reply> work,
                                        Function<Throwable, Reply> onFailure) {
         work.whenComplete((reply, failure) -> exchange.loop().execute(

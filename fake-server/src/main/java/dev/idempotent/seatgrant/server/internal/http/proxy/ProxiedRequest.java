@@ -82,7 +82,7 @@ final class ProxiedRequest implements FaultRunner.Journaled {
 
     private JournalEntry entry(int attempt, Fault fault, boolean created, String resource, Integer status) {
         return new JournalEntry(0, at, method, path, operation == null ? null : operation.key(), null, null, attempt,
-                fault == null ? null : fault.wireName(), created, resource, status, false, null,
+                fault == null ? null : fault.wireName(), created, resource, status, false, null, false,
                 operation == null ? null : operation.name(), upstreamStatus,
                 upstreamError == null ? null : upstreamError.wireName());
     }

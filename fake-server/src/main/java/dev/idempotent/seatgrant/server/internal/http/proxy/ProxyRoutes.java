@@ -11,6 +11,7 @@ import dev.idempotent.seatgrant.server.internal.http.Problems;
 import dev.idempotent.seatgrant.server.internal.http.Reply;
 import dev.idempotent.seatgrant.server.internal.http.Routes;
 import dev.idempotent.seatgrant.server.internal.http.UriParts;
+import dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess;
 import dev.idempotent.seatgrant.server.internal.http.admin.AdminRoutes;
 import dev.idempotent.seatgrant.server.internal.http.faults.FaultRunner;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -49,13 +50,14 @@ public final class ProxyRoutes implements Routes {
     /**
      * The proxy behind the admin API, as {@code proxy} runs it.
      *
+     * @param access    who may use the admin API, by which name, from which page: the same rules as {@code serve}'s
+     * @param executor  where the admin API writes the journal and the ledger
      * @param scenarios how the admin API loads a shipped scenario (aimed at the proxy's route)
-     * @param executor  where the admin API renders the journal and the ledger
      */
-    public static Routes withAdmin(ProxyCore core, String adminToken, Executor executor,
+    public static Routes withAdmin(ProxyCore core, AdminAccess access, Executor executor,
                                    Function<String, FaultPlan> scenarios) {
         AdminRoutes admin = new AdminRoutes(new AdminRoutes.Backing(core.journal(), core.planner(),
-                () -> ledgerJson(core.ledger().snapshot()), core::reset, adminToken, executor, scenarios));
+                () -> ledgerJson(core.ledger().snapshot()), core::reset, access, executor, scenarios));
         return admin.inFrontOf(new ProxyRoutes(core));
     }
 

@@ -1,6 +1,6 @@
 package dev.idempotent.seatgrant.server.internal.http.seats;
 
-import java.util.Locale;
+import dev.idempotent.seatgrant.server.internal.http.JsonMediaType;
 import java.util.Optional;
 
 /** The seat API's rules for what a request may carry beyond its body: the key, the media type, a seat id. */
@@ -27,21 +27,7 @@ final class SeatInput {
 
     /** Why a body of this Content-Type (nullable: none) cannot be read as a grant, or empty when it can. */
     static Optional<String> contentTypeProblem(String contentType) {
-        if (contentType == null) {
-            return Optional.of("send the body as application/json");
-        }
-        String[] parts = contentType.split(";");
-        String type = parts[0].strip().toLowerCase(Locale.ROOT);
-        if (!type.equals("application/json") && !(type.startsWith("application/") && type.endsWith("+json"))) {
-            return Optional.of("the body must be application/json");
-        }
-        for (int i = 1; i < parts.length; i++) {
-            String param = parts[i].strip().toLowerCase(Locale.ROOT);
-            if (param.startsWith("charset=") && !param.equals("charset=utf-8") && !param.equals("charset=\"utf-8\"")) {
-                return Optional.of("the body must be UTF-8");
-            }
-        }
-        return Optional.empty();
+        return JsonMediaType.problem(contentType);
     }
 
     /** True when no character is a control character. */

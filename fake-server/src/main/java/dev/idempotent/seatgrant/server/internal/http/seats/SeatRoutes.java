@@ -1,6 +1,7 @@
 package dev.idempotent.seatgrant.server.internal.http.seats;
 
 import dev.idempotent.seatgrant.server.ReplayStatus;
+import dev.idempotent.seatgrant.server.internal.FaultPlanner;
 import dev.idempotent.seatgrant.server.internal.GrantRequest;
 import dev.idempotent.seatgrant.server.internal.GrantService.Outcome;
 import dev.idempotent.seatgrant.server.internal.ServerCore;
@@ -10,6 +11,7 @@ import dev.idempotent.seatgrant.server.internal.http.Problems;
 import dev.idempotent.seatgrant.server.internal.http.Reply;
 import dev.idempotent.seatgrant.server.internal.http.Routes;
 import dev.idempotent.seatgrant.server.internal.http.UriParts;
+import dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess;
 import dev.idempotent.seatgrant.server.internal.http.admin.AdminRoutes;
 import dev.idempotent.seatgrant.server.internal.http.faults.FaultRunner;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -52,10 +54,10 @@ public final class SeatRoutes implements Routes {
                         .withHeader(HttpHeaderNames.RETRY_AFTER, 1));
     }
 
-    /** The seat API behind the admin API, as {@code serve} runs it. */
-    public static Routes withAdmin(ServerCore core, String basePath) {
+    /** The seat API behind the admin API, as {@code serve} runs it, with {@code access} deciding who may use the latter. */
+    public static Routes withAdmin(ServerCore core, String basePath, AdminAccess access) {
         AdminRoutes admin = new AdminRoutes(new AdminRoutes.Backing(core.journal(), core.planner(),
-                () -> SeatJson.ledger(core.store().ledger()), core::reset, core.adminToken(), core.dbExecutor()));
+                () -> SeatJson.ledger(core.store().ledger()), core::reset, access, core.dbExecutor()));
         return admin.inFrontOf(new SeatRoutes(core, basePath));
     }
 
@@ -225,9 +227,9 @@ public final class SeatRoutes implements Routes {
                 return;
             }
         }
-        faults.run(exchange, journal.of(filtered), "GET " + UriParts.originForm(exchange.request().uri()),
-                hold -> later(hold,
-                        () -> Reply.json(200, SeatJson.seats(core.store().list(workspaceId, userId, MAX_LIST)))));
+        String identity = FaultPlanner.targetIdentity("GET", UriParts.originForm(exchange.request().uri()));
+        faults.run(exchange, journal.of(filtered), identity, hold -> later(hold,
+                () -> Reply.json(200, SeatJson.seats(core.store().list(workspaceId, userId, MAX_LIST)))));
     }
 
     private void getSeat(Exchange exchange, JournalDraft draft, String id) {
@@ -236,7 +238,7 @@ public final class SeatRoutes implements Routes {
             journal.answer(exchange, draft, Problems.problem(404, "seat-not-found", "no seat has this id"));
             return;
         }
-        faults.run(exchange, journal.of(draft), "GET " + draft.path(), hold -> later(hold,
+        faults.run(exchange, journal.of(draft), FaultPlanner.targetIdentity("GET", draft.path()), hold -> later(hold,
                 () -> core.store().find(id)
                         .map(seat -> Reply.json(200, SeatJson.seat(seat)).withSeat(seat.id(), false))
                         .orElseGet(() -> Problems.problem(404, "seat-not-found", "no seat has this id"))));
