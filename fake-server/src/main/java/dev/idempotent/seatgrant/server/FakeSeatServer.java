@@ -11,9 +11,7 @@ import dev.idempotent.seatgrant.server.internal.http.seats.SeatRoutes;
 import dev.idempotent.seatgrant.server.internal.store.DbSpec;
 import dev.idempotent.seatgrant.server.internal.store.SeatStore;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import java.net.InetAddress;
 import java.net.URI;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,9 +37,6 @@ public final class FakeSeatServer implements FakeServer {
 
     /** Store calls run on this many threads (and the pool holds as many connections): enough for a 2-core box. */
     private static final int DB_THREADS = 8;
-    /** How long {@link #journal()} waits for answers still being written: past the journal's own settle wait. */
-    private static final Duration SETTLE_BOUND = Journal.SETTLE_WAIT.plusSeconds(1);
-
     private final ServerConfig config;
     private final ServerCore core;
     private final HttpEngine engine;
@@ -96,12 +91,7 @@ public final class FakeSeatServer implements FakeServer {
     /** {@code http://host:port/}: resolve {@code /v1/seats} or {@code /__admin/ledger} against it. */
     @Override
     public URI baseUri() {
-        InetAddress address = engine.localAddress().getAddress();
-        String host = address.isAnyLocalAddress() ? "127.0.0.1" : address.getHostAddress();
-        if (host.contains(":")) {
-            host = "[" + host + "]";
-        }
-        return URI.create("http://" + host + ":" + port() + "/");
+        return engine.baseUri();
     }
 
     /**
@@ -130,12 +120,7 @@ public final class FakeSeatServer implements FakeServer {
      */
     @Override
     public List<JournalEntry> journal() {
-        try {
-            return core.journal().settledSnapshot(SETTLE_BOUND);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return core.journal().snapshot();
-        }
+        return core.journal().settledSnapshot();
     }
 
     /**

@@ -7,7 +7,8 @@ import java.util.Objects;
 /**
  * A running fake that stands where a client's server would and loses answers on purpose: what
  * {@link dev.idempotent.seatgrant.server.junit.FakeServerExtension} starts, resets between tests and asks for
- * duplicates. {@link FakeSeatServer} is one; the fault proxy in front of any HTTP service is to be the other.
+ * duplicates. {@link FakeSeatServer} is one; {@link FakeProxy}, the same faults in front of any HTTP service, is the
+ * other.
  *
  * <p>Implementations are thread-safe: a test's client threads call the server while the test reads its journal.
  */
@@ -16,7 +17,11 @@ public interface FakeServer extends AutoCloseable {
     /** {@code http://host:port/}, where clients under test send their requests. */
     URI baseUri();
 
-    /** The requests received, faulted ones included, in {@code seq} order (see {@link JournalEntry}). */
+    /**
+     * The requests received, faulted ones included, in {@code seq} order (see {@link JournalEntry}), read once no
+     * answer is still being written (waiting at most two seconds), so an entry whose answer the client already got
+     * says {@code sent: true}.
+     */
     List<JournalEntry> journal();
 
     /** The fault plan in force. */
@@ -24,6 +29,16 @@ public interface FakeServer extends AutoCloseable {
 
     /** Replaces the fault plan, with fresh rule counters. */
     void faultPlan(FaultPlan plan);
+
+    /**
+     * The shipped scenario {@code name} as this server runs it: as shipped, on {@code POST /v1/seats}; a proxy aims
+     * it at its route ({@link ProxyConfig.Builder#route}).
+     *
+     * @throws IllegalArgumentException for an unknown scenario, naming the known ones
+     */
+    default FaultPlan scenario(String name) {
+        return FaultPlan.scenario(name);
+    }
 
     /** Forgets everything: what was created, the keys, the journal, the fault plan and its attempt counts. */
     void reset();

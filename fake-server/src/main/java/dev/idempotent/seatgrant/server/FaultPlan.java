@@ -12,8 +12,10 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -117,6 +119,55 @@ public record FaultPlan(long seed, List<FaultRule> rules) {
             return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new IllegalStateException("cannot read scenario resource " + resource, e);
+        }
+    }
+
+    /**
+     * This plan aimed at another route: every rule that names a method or a path matches {@code method} and
+     * {@code path} instead, and rules that match any request stay as they are. The shipped scenarios are written
+     * for {@code POST /v1/seats}; {@code FaultPlan.scenario("incident").onRoute("POST", "/orders")} is the
+     * incident in front of an orders API, which is what {@code proxy --scenario incident --route 'POST /orders'}
+     * runs.
+     *
+     * @param path a path, or a prefix ending in {@code *}, as a rule's {@code path}
+     * @throws InvalidFaultPlanException when {@code method} is not a method name or {@code path} does not start
+     *                                   with {@code /}
+     */
+    public FaultPlan onRoute(String method, String path) {
+        List<FaultRule> moved = new ArrayList<>(rules.size());
+        for (FaultRule rule : rules) {
+            moved.add(rule.method() == null && rule.path() == null ? rule : rule.withMethodAndPath(method, path));
+        }
+        return new FaultPlan(seed, moved);
+    }
+
+    /**
+     * The shipped scenario this plan is, on its own route or on another ({@link #onRoute}); empty for any other
+     * plan. A plan is named by what it is, not by how it was installed.
+     */
+    public Optional<String> scenarioName() {
+        for (String name : SCENARIOS) {
+            FaultPlan shipped = Shipped.PLANS.get(name);
+            if (shipped.equals(this)) {
+                return Optional.of(name);
+            }
+            FaultRule first = rules.isEmpty() ? null : rules.get(0);
+            if (first != null && (first.method() != null || first.path() != null)
+                    && shipped.onRoute(first.method(), first.path()).equals(this)) {
+                return Optional.of(name);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The shipped scenarios' plans, loaded once. */
+    private static final class Shipped {
+        static final Map<String, FaultPlan> PLANS;
+
+        static {
+            Map<String, FaultPlan> plans = new LinkedHashMap<>();
+            SCENARIOS.forEach(name -> plans.put(name, scenario(name)));
+            PLANS = Map.copyOf(plans);
         }
     }
 

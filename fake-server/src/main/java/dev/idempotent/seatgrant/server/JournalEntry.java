@@ -4,7 +4,10 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One request the seat API received, faulted or not, as {@code GET /__admin/requests} lists it.
+ * One request the seat API (or a proxy) received, faulted or not, as {@code GET /__admin/requests} lists it.
+ * A proxy's entries use the seat fields where they mean the same ({@code idempotencyKey} is the operation's key,
+ * {@code seatId} the resource the upstream created) and add {@code operation}, {@code upstreamStatus} and
+ * {@code upstreamError}, which are null on the seat server's.
  *
  * @param seq            its place in the journal, from 1, increasing in the order outcomes became known; never
  *                       reused, not even after a reset ({@code GET /__admin/requests?after=SEQ} relies on it)
@@ -30,6 +33,13 @@ import java.util.Objects;
  * @param cut            true when the journal kept only the first {@value #MAX_CLIENT_STRING_BYTES} bytes of a
  *                       string the client chose ({@code method}, {@code path}, {@code idempotencyKey},
  *                       {@code workspaceId}, {@code userId})
+ * @param operation      a proxy's: the operation the request belongs to ({@code key:...}, {@code key-sha256:...} or
+ *                       {@code fingerprint:...}); nullable (a request refused before its body was whole, or any
+ *                       seat-server request)
+ * @param upstreamStatus a proxy's: the status the upstream answered, also when a fault kept it from the client;
+ *                       nullable (the request never reached the upstream, or got no whole answer)
+ * @param upstreamError  a proxy's: why the upstream gave no answer ({@code refused}, {@code timeout},
+ *                       {@code broken}, {@code too-large}); nullable (it answered, or was never asked)
  */
 public record JournalEntry(
         long seq,
@@ -46,7 +56,10 @@ public record JournalEntry(
         Integer status,
         boolean sent,
         Long answeredMs,
-        boolean cut) {
+        boolean cut,
+        String operation,
+        Integer upstreamStatus,
+        String upstreamError) {
 
     /**
      * How much of each string a client chose the journal keeps: its first 1 KiB, counted as the journal's JSON
@@ -66,7 +79,10 @@ public record JournalEntry(
         }
     }
 
-    /** An entry whose client strings are whole ({@code cut} false): the form before {@code cut} existed. */
+    /**
+     * An entry of the seat server's, whose client strings are whole ({@code cut} false) and which forwards nothing
+     * (no operation, no upstream): the form before either existed.
+     */
     public JournalEntry(long seq, Instant at, String method, String path, String idempotencyKey, String workspaceId,
                         String userId, int attempt, String fault, boolean committed, String seatId, Integer status,
                         boolean sent, Long answeredMs) {
@@ -74,10 +90,18 @@ public record JournalEntry(
                 sent, answeredMs, false);
     }
 
+    /** An entry of the seat server's, which forwards nothing: no operation, no upstream. */
+    public JournalEntry(long seq, Instant at, String method, String path, String idempotencyKey, String workspaceId,
+                        String userId, int attempt, String fault, boolean committed, String seatId, Integer status,
+                        boolean sent, Long answeredMs, boolean cut) {
+        this(seq, at, method, path, idempotencyKey, workspaceId, userId, attempt, fault, committed, seatId, status,
+                sent, answeredMs, cut, null, null, null);
+    }
+
     /** This entry at another place in the journal. */
     public JournalEntry withSeq(long newSeq) {
         return new JournalEntry(newSeq, at, method, path, idempotencyKey, workspaceId, userId, attempt, fault,
-                committed, seatId, status, sent, answeredMs, cut);
+                committed, seatId, status, sent, answeredMs, cut, operation, upstreamStatus, upstreamError);
     }
 
     /**
@@ -94,8 +118,9 @@ public record JournalEntry(
                 && newUserId == userId) {
             return this;
         }
+        // The operation names a key of at most 255 characters, or a hash: it needs no cut.
         return new JournalEntry(seq, at, newMethod, newPath, newKey, newWorkspaceId, newUserId, attempt, fault,
-                committed, seatId, status, sent, answeredMs, true);
+                committed, seatId, status, sent, answeredMs, true, operation, upstreamStatus, upstreamError);
     }
 
     /** The longest start of {@code s} whose JSON text is at most the bound; {@code s} itself when it all fits. */
@@ -138,6 +163,7 @@ public record JournalEntry(
      */
     public JournalEntry withAnswer(Long newAnsweredMs) {
         return new JournalEntry(seq, at, method, path, idempotencyKey, workspaceId, userId, attempt, fault,
-                committed, seatId, status, newAnsweredMs != null, newAnsweredMs, cut);
+                committed, seatId, status, newAnsweredMs != null, newAnsweredMs, cut, operation, upstreamStatus,
+                upstreamError);
     }
 }

@@ -2,6 +2,7 @@ package dev.idempotent.seatgrant.server;
 
 import dev.idempotent.seatgrant.server.internal.cli.GradeCommand;
 import dev.idempotent.seatgrant.server.internal.cli.OptionalDependencies;
+import dev.idempotent.seatgrant.server.internal.cli.ProxyCommand;
 import dev.idempotent.seatgrant.server.internal.cli.ReproduceCommand;
 import dev.idempotent.seatgrant.server.internal.cli.ServeCommand;
 import dev.idempotent.seatgrant.server.internal.OwnHeap;
@@ -26,6 +27,8 @@ public final class Main {
             usage: fake-server <command> [flags]
             commands:
               serve       run the seat-grant server (fake-server serve --help for its flags)
+              proxy       the same faults in front of any HTTP service: commit-then-lose-the-answer for
+                          your own API (fake-server proxy --help)
               reproduce   run the incident lab: every worker variant against the incident, one table
                           (fake-server reproduce --help for its flags)
               grade       score any seat-grant worker, in any language (fake-server grade --help)
@@ -58,7 +61,7 @@ public final class Main {
      */
     private static int run(String[] args, PrintStream out, PrintStream err, boolean ownHeap) {
         if (args.length == 0) {
-            err.println("fake-server: give a command (serve, reproduce or grade); see --help");
+            err.println("fake-server: give a command (serve, proxy, reproduce or grade); see --help");
             return 2;
         }
         List<String> rest = Arrays.asList(args).subList(1, args.length);
@@ -97,6 +100,24 @@ public final class Main {
                     OwnHeap.followParent();
                 }
                 return ServeCommand.run(options, out, err);
+            }
+            case "proxy" -> {
+                ProxyCommand.Options options;
+                try {
+                    options = ProxyCommand.parse(rest, System.getenv("FAKE_SERVER_ADMIN_TOKEN"));
+                } catch (UsageException e) {
+                    err.println("fake-server proxy: " + e.getMessage() + " (see fake-server proxy --help)");
+                    return 2;
+                }
+                if (options.help()) {
+                    out.print(ProxyCommand.USAGE);
+                    return 0;
+                }
+                if (options.version()) {
+                    out.println("fake-server " + version());
+                    return 0;
+                }
+                return ProxyCommand.run(options, out, err);
             }
             case "reproduce" -> {
                 if (!OptionalDependencies.hasLab()) {

@@ -188,7 +188,7 @@ public final class ServerConfig {
         private Duration headerTimeout = Duration.ofSeconds(10);
         private Duration bodyTimeout = Duration.ofSeconds(30);
         private Duration idleTimeout = Duration.ofSeconds(60);
-        private int maxConnections = defaultMaxConnections();
+        private int maxConnections = ConfigChecks.defaultMaxConnections();
         private int journalCapacity = 100_000;
         private java.util.List<String> allowedHosts = new java.util.ArrayList<>();
 
@@ -203,10 +203,7 @@ public final class ServerConfig {
 
         /** The port; default 0, a free port chosen at start ({@link FakeSeatServer#port()} tells which). */
         public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be 0 to 65535");
-            }
-            this.port = port;
+            this.port = ConfigChecks.port(port);
             return this;
         }
 
@@ -243,15 +240,7 @@ public final class ServerConfig {
          *                                  token with a space, a control character or anything beyond ASCII
          */
         public Builder adminToken(String adminToken) {
-            if (adminToken != null && adminToken.isEmpty()) {
-                throw new IllegalArgumentException("admin token must not be blank");
-            }
-            if (adminToken != null && !adminToken.chars().allMatch(c -> c >= 0x21 && c <= 0x7E)) {
-                throw new IllegalArgumentException(
-                        "admin token must be visible ASCII (0x21 to 0x7E): no space, no control character, no "
-                                + "letter beyond ASCII");
-            }
-            this.adminToken = adminToken;
+            this.adminToken = ConfigChecks.adminToken(adminToken);
             return this;
         }
 
@@ -269,10 +258,7 @@ public final class ServerConfig {
 
         /** How long {@code hang-after-commit} holds a connection when its rule gives no delayMs; default 60 s. */
         public Builder defaultHang(Duration defaultHang) {
-            if (defaultHang.isNegative() || defaultHang.toMillis() > FaultRule.MAX_DELAY_MS) {
-                throw new IllegalArgumentException("default hang must be 0 to " + FaultRule.MAX_DELAY_MS + " ms");
-            }
-            this.defaultHang = defaultHang;
+            this.defaultHang = ConfigChecks.defaultHang(defaultHang);
             return this;
         }
 
@@ -318,13 +304,13 @@ public final class ServerConfig {
 
         /** Headers must be complete this long after their first byte, or the client gets 408; default 10 s. */
         public Builder headerTimeout(Duration timeout) {
-            this.headerTimeout = positive(timeout, "header timeout");
+            this.headerTimeout = ConfigChecks.positive(timeout, "header timeout");
             return this;
         }
 
         /** A body must be complete this long after its headers, or the client gets 408; default 30 s. */
         public Builder bodyTimeout(Duration timeout) {
-            this.bodyTimeout = positive(timeout, "body timeout");
+            this.bodyTimeout = ConfigChecks.positive(timeout, "body timeout");
             return this;
         }
 
@@ -334,7 +320,7 @@ public final class ServerConfig {
          * {@code hang-after-commit} follows its rule's delayMs instead.
          */
         public Builder idleTimeout(Duration timeout) {
-            this.idleTimeout = positive(timeout, "idle timeout");
+            this.idleTimeout = ConfigChecks.positive(timeout, "idle timeout");
             return this;
         }
 
@@ -343,19 +329,13 @@ public final class ServerConfig {
          * process's open-file limit when that is lower, so the server never runs out of file descriptors.
          */
         public Builder maxConnections(int max) {
-            if (max < 1) {
-                throw new IllegalArgumentException("max connections must be at least 1");
-            }
-            this.maxConnections = max;
+            this.maxConnections = ConfigChecks.maxConnections(max);
             return this;
         }
 
         /** How many journal entries are kept, oldest overwritten first; default 100,000. */
         public Builder journalCapacity(int capacity) {
-            if (capacity < 1 || capacity > 10_000_000) {
-                throw new IllegalArgumentException("journal capacity must be 1 to 10000000");
-            }
-            this.journalCapacity = capacity;
+            this.journalCapacity = ConfigChecks.journalCapacity(capacity);
             return this;
         }
 
@@ -372,23 +352,6 @@ public final class ServerConfig {
             this.allowedHosts.add(dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess.hostName(
                     Objects.requireNonNull(name, "name")));
             return this;
-        }
-
-        private static Duration positive(Duration d, String what) {
-            Objects.requireNonNull(d, what);
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(what + " must be positive");
-            }
-            return d;
-        }
-
-        private static int defaultMaxConnections() {
-            long limit = -1;
-            if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                    instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
-                limit = unix.getMaxFileDescriptorCount();
-            }
-            return limit <= 0 ? 10_000 : (int) Math.min(10_000, limit * 3 / 4);
         }
 
         public ServerConfig build() {

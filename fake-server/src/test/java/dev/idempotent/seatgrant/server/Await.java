@@ -5,12 +5,12 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /** Waits for a condition with a bound, polling; never a fixed sleep standing in for "long enough". */
-final class Await {
+public final class Await {
 
     private Await() {
     }
 
-    static void until(Duration bound, String what, BooleanSupplier condition) {
+    public static void until(Duration bound, String what, BooleanSupplier condition) {
         long deadline = System.nanoTime() + bound.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {

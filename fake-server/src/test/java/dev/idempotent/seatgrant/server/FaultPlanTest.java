@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.idempotent.seatgrant.server.internal.FaultPlanner;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -43,6 +44,47 @@ class FaultPlanTest {
         FaultPlan plan = FaultPlan.scenario(name);
 
         assertTrue(!plan.rules().isEmpty());
+    }
+
+    @Test
+    void onRouteMovesEveryRuleThatNamesARouteAndLeavesTheOthers() {
+        FaultPlan plan = FaultPlan.parse(ISSUE_PLAN);
+
+        FaultPlan moved = plan.onRoute("put", "/orders/*");
+
+        assertEquals(7, moved.seed());
+        assertEquals(plan.rules().get(0).withMethodAndPath("PUT", "/orders/*"), moved.rules().get(0));
+        assertEquals(plan.rules().get(1).withMethodAndPath("PUT", "/orders/*"), moved.rules().get(1));
+        assertEquals(plan.rules().get(2), moved.rules().get(2), "a rule for any request stays one");
+        assertThrows(InvalidFaultPlanException.class, () -> plan.onRoute("POST", "orders"));
+        assertThrows(InvalidFaultPlanException.class, () -> plan.onRoute("PO ST", "/orders"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"incident", "reset", "flaky"})
+    void aShippedScenarioIsNamedOnItsOwnRouteAndOnAnother(String name) {
+        FaultPlan shipped = FaultPlan.scenario(name);
+
+        assertEquals(Optional.of(name), shipped.scenarioName());
+        assertEquals(Optional.of(name), shipped.onRoute("POST", "/orders").scenarioName());
+        assertEquals(Optional.of(name), shipped.onRoute("PATCH", "/v2/*").scenarioName());
+    }
+
+    @Test
+    void anyOtherPlanHasNoScenarioName() {
+        FaultPlan incident = FaultPlan.scenario("incident");
+        FaultPlan flaky = FaultPlan.scenario("flaky");
+        List<FaultRule> split = new ArrayList<>(flaky.rules());
+        split.set(1, split.get(1).withMethodAndPath("POST", "/elsewhere"));
+
+        assertEquals(Optional.empty(), FaultPlan.none().scenarioName());
+        assertEquals(Optional.empty(), FaultPlan.parse(ISSUE_PLAN).scenarioName());
+        assertEquals(Optional.empty(), new FaultPlan(1, incident.rules()).scenarioName(), "another seed");
+        assertEquals(Optional.empty(), FaultPlan.of(incident.rules().get(0).withAttempt(2)).scenarioName());
+        assertEquals(Optional.empty(), new FaultPlan(flaky.seed(), split).scenarioName(),
+                "rules on two routes are no one scenario moved");
+        assertEquals(Optional.empty(), FaultPlan.of(FaultRule.of(Fault.STATUS_AFTER_COMMIT, 504).withAttempt(1)
+                .withDelayMs(1500)).scenarioName(), "the incident's rule for any route is not the incident");
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.idempotent.seatgrant.server.orders.OrdersService;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.logging.Level;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -406,6 +408,86 @@ class IncidentPageBrowserTest {
                 l.findElement(By.className("lane-button")).getDomAttribute("data-index"))));
         screenshot(page, "ten-thousand.png");
         assertNoConsoleErrors(page);
+    }
+
+    @Test
+    void aProxiedApiIsDrawnOneLanePerOperation() throws Exception {
+        OrdersService orders = OrdersService.start(0, false);
+        toClose.add(orders);
+        FakeProxy proxy = FakeProxy.start(ProxyConfig.builder(orders.baseUri())
+                .faultPlan(FaultPlan.scenario("incident").onRoute("POST", "/orders")).build());
+        toClose.add(proxy);
+        WebDriver page = browser(820);
+        page.get(proxy.baseUri() + "__admin/ui");
+        awaitLive(page);
+        await(page, "the plan to be named", d -> text(d, "ledger-plan").startsWith("scenario incident")
+                && text(d, "ledger-plan").contains("POST /orders"));
+
+        // Two keyless orders and one with a key this service ignores: every lost 504 becomes a second order.
+        List<CompletableFuture<Void>> placing = new ArrayList<>();
+        for (String[] order : new String[][] {{"book", null}, {"pen", null}, {"lamp", "order-k"}}) {
+            placing.add(CompletableFuture.runAsync(() -> placeOrderWithRetries(proxy, order[0], order[1])));
+        }
+        for (CompletableFuture<Void> f : placing) {
+            f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        ProxyLedger ledger = proxy.ledger();
+        assertEquals(3, ledger.duplicates().size(), ledger.toString());
+        String requests = String.valueOf(proxy.journal().size());
+        await(page, "the proxy's ledger " + ledger, d -> text(d, "ledger-seats").equals(String.valueOf(ledger.created()))
+                && text(d, "ledger-keys").equals(String.valueOf(ledger.operations()))
+                && text(d, "ledger-requests").equals(requests));
+
+        assertEquals("Resources created", text(page, "ledger-seats-label"));
+        assertEquals("Operations", text(page, "ledger-keys-label"));
+        assertEquals("3 operations created more than one resource", text(page, "ledger-duplicates"));
+        assertEquals("Timeline: one lane per operation", text(page, "timeline-heading"));
+        List<WebElement> lanes = lanes(page);
+        assertEquals(3, lanes.size(), laneTexts(lanes));
+        assertEquals(List.of("key order-k"), lanes.stream().map(IncidentPageBrowserTest::laneName)
+                .filter(n -> n.startsWith("key ")).toList());
+        assertEquals(2, lanes.stream().filter(l -> laneName(l).matches("fingerprint [0-9a-f]{12}\u2026 \\(no key\\)"))
+                .count(), laneTexts(lanes));
+        for (WebElement lane : lanes) {
+            assertTrue(markedDuplicate(lane), lane.getText());
+            assertEquals("2", lane.getDomAttribute("data-seats"), lane.getText());
+            assertTrue(lane.getText().contains("DUPLICATE") && lane.getText().contains("2 resources for one operation"),
+                    lane.getText());
+        }
+        screenshot(page, "proxy.png");
+
+        WebElement keyed = lanes.stream().filter(l -> laneName(l).equals("key order-k")).findFirst().orElseThrow();
+        keyed.findElement(By.className("lane-button")).click();
+        await(page, "the story to open", d -> d.findElement(By.id("story")).isDisplayed());
+        String steps = text(page, "story-steps");
+        assertTrue(steps.contains("the upstream answered 201 and created /orders/")
+                && steps.contains("the client never learned /orders/"), steps);
+        assertEquals(List.of("client", "proxy", "upstream"), page.findElements(
+                By.cssSelector("#story-diagram svg g.actor text")).stream().map(WebElement::getText).toList());
+        elementShot(page, "story", "proxy-story.png");
+        assertNoConsoleErrors(page);
+    }
+
+    /** Up to 3 attempts, another on a 5xx: a client with retries, as many are written. */
+    private static void placeOrderWithRetries(FakeProxy proxy, String item, String key) {
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(proxy.baseUri().resolve("/orders"))
+                    .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"item\":\"" + item + "\",\"quantity\":1}"));
+            if (key != null) {
+                request.header("Idempotency-Key", key);
+            }
+            try {
+                if (CLIENT.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode() < 500) {
+                    return;
+                }
+            } catch (IOException e) {
+                // retried
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     // ------------------------------------------------------------------ helpers

@@ -46,7 +46,16 @@ public final class JavaProcess {
     public static Server startServer(String... args) throws Exception {
         List<String> all = new ArrayList<>(List.of("serve", "--port", "0"));
         all.addAll(List.of(args));
-        Process process = start(Main.class, List.of(), all, ProcessBuilder.Redirect.DISCARD);
+        return startCommand(all, ProcessBuilder.Redirect.DISCARD);
+    }
+
+    /**
+     * Starts {@code fake-server COMMAND...} and waits for its startup line.
+     *
+     * @param stderr where the child's stderr goes
+     */
+    public static Server startCommand(List<String> all, ProcessBuilder.Redirect stderr) throws Exception {
+        Process process = start(Main.class, List.of(), all, stderr);
         try {
             BufferedReader out = new BufferedReader(
                     new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -62,7 +71,7 @@ public final class JavaProcess {
             }
             Matcher m = LISTENING.matcher(line);
             assertTrue(m.find(), line);
-            return new Server(process, URI.create(m.group(1)));
+            return new Server(process, URI.create(m.group(1)), line);
         } catch (Exception | AssertionError e) {
             // A server that did not come up properly must not outlive the test that started it.
             process.destroyForcibly();
@@ -70,8 +79,8 @@ public final class JavaProcess {
         }
     }
 
-    /** A running server process and the URL it printed. */
-    public record Server(Process process, URI base) implements AutoCloseable {
+    /** A running server process, the URL it printed and the whole line it printed it in. */
+    public record Server(Process process, URI base, String startupLine) implements AutoCloseable {
 
         /** Kills the process as {@code kill -9} would and waits, bounded, until it is gone. */
         public void kill9() throws InterruptedException {

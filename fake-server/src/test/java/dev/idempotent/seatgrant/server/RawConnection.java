@@ -54,6 +54,15 @@ final class RawConnection implements AutoCloseable {
 
     /** The next response; null when the server closed the connection cleanly before sending one. */
     Response read() throws IOException {
+        return read(true);
+    }
+
+    /** The next response's head only: the answer to a {@code HEAD}, whose {@code Content-Length} has no body. */
+    Response readHead() throws IOException {
+        return read(false);
+    }
+
+    private Response read(boolean withBody) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         int b;
         int matched = 0;
@@ -78,7 +87,9 @@ final class RawConnection implements AutoCloseable {
             headers.put(lines[i].substring(0, colon).strip().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).strip());
         }
         byte[] body;
-        if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+        if (!withBody) {
+            body = new byte[0];
+        } else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
             body = chunkedBody();
         } else if (!headers.containsKey("content-length") && "close".equalsIgnoreCase(headers.get("connection"))
                 && status != 204 && status != 304 && status >= 200) {

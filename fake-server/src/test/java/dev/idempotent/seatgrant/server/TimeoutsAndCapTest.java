@@ -143,7 +143,8 @@ class TimeoutsAndCapTest {
                     RawConnection.Response r = fresh.send(Wire.get(server.baseUri(), "/__admin/health")).read();
                     assertNotNull(r, "newcomer " + i + " was closed unanswered");
                     assertEquals(200, r.status());
-                    assertTrue(idle.get(i).closedByServer(), "the connection idle longest closed to make room");
+                    assertTrue(idle.get(i).closedByServer(), "newcomer " + i + ": the connection idle longest (idle " + i
+                            + ") closed to make room");
                 }
             } finally {
                 for (RawConnection c : open) {

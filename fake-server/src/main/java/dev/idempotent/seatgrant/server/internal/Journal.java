@@ -68,6 +68,7 @@ public final class Journal {
     private final long maxBytes;
     private final long settleWaitNanos;
     private final LongSupplier nanoTime;
+    private final boolean forwarded;
     private Slot[] ring = new Slot[16];
     /** Where the oldest entry's slot is in {@link #ring}. */
     private int head;
@@ -75,8 +76,17 @@ public final class Journal {
     private long bytes;
     private long next = 1;
 
+    /** A seat server's journal. */
     public Journal(int capacity) {
-        this(capacity, MAX_BYTES, SETTLE_WAIT, System::nanoTime);
+        this(capacity, false);
+    }
+
+    /**
+     * @param forwarded true for a proxy's journal: its entries say which operation each request belonged to and
+     *                  what the upstream answered, and the admin API lists those fields on every entry
+     */
+    public Journal(int capacity, boolean forwarded) {
+        this(capacity, MAX_BYTES, SETTLE_WAIT, System::nanoTime, forwarded);
     }
 
     public Journal() {
@@ -87,6 +97,10 @@ public final class Journal {
      * @param nanoTime the clock {@code settleWait} is measured by ({@link System#nanoTime()} but in tests)
      */
     Journal(int capacity, long maxBytes, Duration settleWait, LongSupplier nanoTime) {
+        this(capacity, maxBytes, settleWait, nanoTime, false);
+    }
+
+    private Journal(int capacity, long maxBytes, Duration settleWait, LongSupplier nanoTime, boolean forwarded) {
         if (capacity < 1) {
             throw new IllegalArgumentException("journal capacity must be at least 1");
         }
@@ -97,10 +111,16 @@ public final class Journal {
         this.maxBytes = maxBytes;
         this.settleWaitNanos = settleWait.toNanos();
         this.nanoTime = nanoTime;
+        this.forwarded = forwarded;
     }
 
     public int capacity() {
         return capacity;
+    }
+
+    /** True for a proxy's journal (see {@link #Journal(int, boolean)}). */
+    public boolean forwarded() {
+        return forwarded;
     }
 
     /** The seq of the newest entry given out (kept or not), 0 before the first. */
@@ -117,7 +137,8 @@ public final class Journal {
     static int estimatedBytes(JournalEntry entry) {
         return ENTRY_OVERHEAD_BYTES + stringBytes(entry.method()) + stringBytes(entry.path())
                 + stringBytes(entry.idempotencyKey()) + stringBytes(entry.workspaceId()) + stringBytes(entry.userId())
-                + stringBytes(entry.fault()) + stringBytes(entry.seatId());
+                + stringBytes(entry.fault()) + stringBytes(entry.seatId()) + stringBytes(entry.operation())
+                + stringBytes(entry.upstreamError());
     }
 
     /**
@@ -198,6 +219,20 @@ public final class Journal {
             TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, POLL_NANOS));
         }
         return snapshot();
+    }
+
+    /**
+     * {@link #settledSnapshot(Duration)} with a bound a second past this journal's settle wait, so it ends with every
+     * entry settled; if interrupted, the entries as they stand (the interrupt stays set): what a test's
+     * {@code journal()} reads.
+     */
+    public List<JournalEntry> settledSnapshot() {
+        try {
+            return settledSnapshot(Duration.ofNanos(settleWaitNanos).plusSeconds(1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return snapshot();
+        }
     }
 
     /** Whether every retained entry is settled, settling as not sent any that waited past {@link #SETTLE_WAIT}. */

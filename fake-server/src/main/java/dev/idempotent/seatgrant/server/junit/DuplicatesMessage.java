@@ -54,7 +54,10 @@ final class DuplicatesMessage {
         return out.toString();
     }
 
-    /** {@code #2 POST /v1/seats, attempt 2, no key: committed seat_b; answered 201}. */
+    /**
+     * {@code #2 POST /v1/seats, attempt 2, no key: committed seat_b; answered 201}; through a proxy, a lost answer
+     * adds {@code ; the upstream had answered 201}.
+     */
     static String request(JournalEntry e) {
         StringBuilder line = new StringBuilder().append('#').append(e.seq()).append(' ').append(e.method())
                 .append(' ').append(e.path());
@@ -79,6 +82,12 @@ final class DuplicatesMessage {
             line.append("answered ").append(e.status());
         } else {
             line.append("answer ").append(e.status()).append(" not (yet) sent in full");
+        }
+        // Through a proxy: what the upstream did, when the client was told something else.
+        if (e.upstreamError() != null) {
+            line.append("; upstream ").append(e.upstreamError());
+        } else if (e.upstreamStatus() != null && (e.fault() != null || !e.upstreamStatus().equals(e.status()))) {
+            line.append("; the upstream had answered ").append(e.upstreamStatus());
         }
         return line.toString();
     }

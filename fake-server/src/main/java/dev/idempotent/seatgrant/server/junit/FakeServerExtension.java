@@ -1,10 +1,13 @@
 package dev.idempotent.seatgrant.server.junit;
 
+import dev.idempotent.seatgrant.server.FakeProxy;
 import dev.idempotent.seatgrant.server.FakeSeatServer;
 import dev.idempotent.seatgrant.server.FakeServer;
 import dev.idempotent.seatgrant.server.FaultPlan;
 import dev.idempotent.seatgrant.server.JournalEntry;
 import dev.idempotent.seatgrant.server.Ledger;
+import dev.idempotent.seatgrant.server.ProxyConfig;
+import dev.idempotent.seatgrant.server.ProxyLedger;
 import dev.idempotent.seatgrant.server.ServerConfig;
 import java.net.URI;
 import java.util.List;
@@ -21,8 +24,9 @@ import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * A fake seat server for a JUnit 5 test: register it with {@code @RegisterExtension}, point the client under test
- * at {@link #baseUri()}, choose how answers get lost, and end with {@link #assertNoDuplicates()}.
+ * A fake seat server, or a fault proxy in front of your own service, for a JUnit 5 test: register it with
+ * {@code @RegisterExtension}, point the client under test at {@link #baseUri()}, choose how answers get lost, and
+ * end with {@link #assertNoDuplicates()}.
  *
  * <pre>{@code
  * @RegisterExtension
@@ -89,6 +93,23 @@ public final class FakeServerExtension
     public static FakeServerExtension server(ServerConfig config) {
         Objects.requireNonNull(config, "config");
         return new FakeServerExtension(() -> FakeSeatServer.start(config));
+    }
+
+    /**
+     * A fault proxy in front of your own service ({@code config}'s upstream, which must be listening by the time a
+     * test sends a request): the same faults, reset and assertions, per operation instead of per user.
+     * {@link #scenario(String)} aims a shipped scenario at the config's {@linkplain ProxyConfig.Builder#route
+     * route}; the upstream's own data is yours to reset.
+     *
+     * <pre>{@code
+     * @RegisterExtension
+     * static FakeServerExtension fake = FakeServerExtension.proxy(ProxyConfig.builder(URI.create("http://127.0.0.1:9000"))
+     *         .route("POST", "/orders").build());
+     * }</pre>
+     */
+    public static FakeServerExtension proxy(ProxyConfig config) {
+        Objects.requireNonNull(config, "config");
+        return new FakeServerExtension(() -> FakeProxy.start(config));
     }
 
     @Override
@@ -173,9 +194,23 @@ public final class FakeServerExtension
         return running().baseUri();
     }
 
-    /** The seat server's ledger, read now: seats, keys and every user holding more than one seat. */
+    /**
+     * The seat server's ledger, read now: seats, keys and every user holding more than one seat.
+     *
+     * @throws IllegalStateException for a {@linkplain #proxy(ProxyConfig) proxy}: use {@link #proxyLedger()}
+     */
     public Ledger ledger() {
         return seatServer().ledger();
+    }
+
+    /**
+     * The proxy's ledger, read now: write operations, the resources they created, and every operation that created
+     * more than one.
+     *
+     * @throws IllegalStateException for a {@linkplain #server() seat server}: use {@link #ledger()}
+     */
+    public ProxyLedger proxyLedger() {
+        return fakeProxy().ledger();
     }
 
     /** The current test's requests, faulted ones included, in arrival order (see {@link JournalEntry}). */
@@ -195,12 +230,13 @@ public final class FakeServerExtension
 
     /**
      * Loads a shipped scenario ({@code incident}, {@code reset}, {@code flaky}) as the fault plan for the rest of
-     * the current test.
+     * the current test; a proxy aims it at its route.
      *
      * @throws IllegalArgumentException for an unknown scenario, naming the known ones
      */
     public void scenario(String name) {
-        faultPlan(FaultPlan.scenario(name));
+        FakeServer running = running();
+        running.faultPlan(running.scenario(name));
     }
 
     /**
@@ -212,9 +248,11 @@ public final class FakeServerExtension
     }
 
     /**
-     * Passes when no user holds more than one seat; otherwise throws an {@link AssertionError} that names each such
-     * user, its seats, the Idempotency-Keys they were written under, and the requests that made them, as the
-     * journal recorded them (attempt number, key, what was committed, what the client was answered).
+     * Passes when no user holds more than one seat (for a proxy: no operation made the upstream create more than
+     * one resource); otherwise throws an {@link AssertionError} that names each such user (or operation), its seats
+     * (or resources), the Idempotency-Keys they were written under, and the requests that made them, as the
+     * journal recorded them (attempt number, key, what was committed, what the client was answered and, through a
+     * proxy, what the upstream had answered).
      */
     public void assertNoDuplicates() {
         List<FakeServer.Duplication> duplications = running().duplications();
@@ -231,6 +269,16 @@ public final class FakeServerExtension
         }
         throw new IllegalStateException("this FakeServerExtension runs " + running.getClass().getSimpleName()
                 + ", not a FakeSeatServer");
+    }
+
+    /** The running proxy itself, for what this class does not repeat: its port, config, upstream. */
+    public FakeProxy fakeProxy() {
+        FakeServer running = running();
+        if (running instanceof FakeProxy proxy) {
+            return proxy;
+        }
+        throw new IllegalStateException("this FakeServerExtension runs " + running.getClass().getSimpleName()
+                + ", not a FakeProxy");
     }
 
     private FakeServer running() {

@@ -22,6 +22,7 @@
   var PAGE = 2000;            // entries per journal request
   var MAX_PAGES = 50;         // journal requests per poll: a full journal in one poll, and never more
   var SVG_NS = 'http://www.w3.org/2000/svg';
+  var WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
   var state = {
     entries: [],          // journal entries, in seq order
@@ -30,6 +31,7 @@
     ordered: [],          // lanes, oldest first
     shown: [],            // lanes that pass the filter
     ledger: null,
+    proxied: false,      // the server is a proxy (its ledger says kind: proxy): operations and resources, not grants and seats
     plan: null,
     duplicateUsers: new Map(), // JSON [workspace, user] -> seat count, from the ledger
     selected: null,
@@ -51,6 +53,7 @@
 
   function init() {
     ['connection', 'updated', 'token-form', 'token-input', 'token-why', 'ledger-seats', 'ledger-keys', 'ledger-duplicates',
+      'ledger-seats-label', 'ledger-keys-label', 'timeline-heading',
       'ledger-duplicates-box', 'ledger-requests', 'ledger-plan', 'scenario-form', 'scenario-select', 'clear-plan',
       'reset-store', 'control-result', 'filter', 'only-duplicates', 'lane-count', 'axis', 'lanes', 'lanes-spacer',
       'lane-list', 'empty', 'empty-none', 'empty-why', 'story', 'story-heading', 'story-summary', 'story-diagram', 'story-steps', 'story-close'
@@ -80,10 +83,14 @@
       control('DELETE', '/__admin/faults', null, 'The fault plan is cleared: requests are served normally.');
     });
     el['reset-store'].addEventListener('click', function () {
-      if (!window.confirm('Reset the store, the journal and the fault plan? Every seat, key and journal entry is deleted, and the plan is cleared.')) {
+      var question = state.proxied
+        ? 'Reset the ledger, the journal and the fault plan? What the proxy recorded is deleted and the plan is cleared; the upstream keeps its data.'
+        : 'Reset the store, the journal and the fault plan? Every seat, key and journal entry is deleted, and the plan is cleared.';
+      if (!window.confirm(question)) {
         return;
       }
-      control('POST', '/__admin/reset', null, 'The store, the journal and the plan are reset.', forgetAll);
+      control('POST', '/__admin/reset', null, state.proxied ? 'The ledger, the journal and the plan are reset.'
+        : 'The store, the journal and the plan are reset.', forgetAll);
     });
     ['input', 'change'].forEach(function (type) {
       el.filter.addEventListener(type, function () {
@@ -188,6 +195,7 @@
       var summary = JSON.stringify([results[1], results[2]]);
       state.ledger = results[1];
       state.plan = results[2];
+      setProxied(!!(state.ledger && state.ledger.kind === 'proxy'));
       setAccess('ok', '');
       if (fresh || summary !== state.summary) {
         state.summary = summary;
@@ -323,7 +331,10 @@
         userId: r.userId,
         sent: r.sent,
         answeredMs: typeof r.answeredMs === 'number' ? r.answeredMs : null,
-        twinOf: null
+        twinOf: null,
+        operation: r.operation || null,
+        upstreamStatus: r.upstreamStatus === undefined ? null : r.upstreamStatus,
+        upstreamError: r.upstreamError || null
       };
       state.entries.push(entry);
       if (typeof r.seq === 'number') { state.lastSeq = r.seq; }
@@ -361,7 +372,15 @@
     var reads = [];
     state.entries.forEach(function (entry) {
       var target;
-      if (entry.method === 'POST' && entry.key) {
+      if (entry.operation) {
+        // Through a proxy: a write is its operation's lane, and so is any request that carried the operation's key.
+        if (WRITES.has(entry.method) || entry.operation.indexOf('key') === 0) {
+          target = lane(JSON.stringify(['op', entry.operation]), 'op', entry);
+          target.operation = entry.operation;
+        } else {
+          target = lane('other', 'other', entry);
+        }
+      } else if (entry.method === 'POST' && entry.key) {
         target = lane(JSON.stringify(['key', entry.key]), 'key', entry);
         if (entry.workspaceId && entry.userId && !keyedByUser.has(user(entry))) { keyedByUser.set(user(entry), target); }
       } else if (entry.method === 'POST' && entry.workspaceId && entry.userId) {
@@ -440,7 +459,7 @@
     var why = '';
     if (seats.size > 1) {
       // Short, to fit beside the badge: the story says it in full, and the mark carries the twin's arrow.
-      why = seats.size + ' seats for one grant'
+      why = seats.size + (lane.kind === 'op' ? ' resources for one operation' : ' seats for one grant')
         + (twinSeats.size ? ' (' + (twinSeats.size === 1 ? 'one' : twinSeats.size) + ' by a twin)' : '');
     } else if (duplicate) {
       why = 'this user holds ' + userSeats + ' seats across grants';
@@ -453,13 +472,24 @@
   }
 
   function laneName(lane) {
+    if (lane.kind === 'op') {
+      if (lane.operation.indexOf('fingerprint:') === 0) {
+        return 'fingerprint ' + lane.operation.slice('fingerprint:'.length, 'fingerprint:'.length + 12) + '\u2026 (no key)';
+      }
+      return lane.operation.indexOf('key:') === 0 ? 'key ' + lane.operation.slice(4) : 'key ' + lane.operation;
+    }
     if (lane.kind === 'key') { return 'key ' + lane.key; }
     if (lane.kind === 'user') { return lane.workspaceId + ' / ' + lane.userId + ' (no key)'; }
     return 'other requests (no readable grant)';
   }
 
   function laneSearchText(lane) {
-    return [lane.key || '', lane.workspaceId || '', lane.userId || ''].join(' ').toLowerCase();
+    return [lane.key || '', lane.operation || '', lane.workspaceId || '', lane.userId || ''].join(' ').toLowerCase();
+  }
+
+  /** What a lane's requests create: seats on the seat server, resources behind a proxy. */
+  function noun() {
+    return state.proxied ? 'resource' : 'seat';
   }
 
   function plural(n, word) {
@@ -467,10 +497,10 @@
   }
 
   function factLine(lane, f) {
-    var posts = lane.attempts.filter(function (a) { return a.method === 'POST'; }).length;
+    var posts = lane.attempts.filter(isAttempt).length;
     var parts = [plural(posts, 'attempt')];
     if (lane.attempts.length > posts) { parts.push(plural(lane.attempts.length - posts, 'read')); }
-    if (!(f.duplicate && f.seats > 1)) { parts.push(plural(f.seats, 'seat')); }
+    if (!(f.duplicate && f.seats > 1)) { parts.push(plural(f.seats, noun())); }
     if (f.replays) { parts.push(plural(f.replays, 'replay')); }
     if (f.twins && !(f.duplicate && f.seats > 1)) { parts.push(f.twins + (f.twins === 1 ? ' twin delivery' : ' twin deliveries')); }
     return parts.join(' · ');
@@ -527,11 +557,17 @@
 
   function renderLedger() {
     var l = state.ledger;
-    el['ledger-seats'].textContent = l ? String(l.seats) : '–';
-    el['ledger-keys'].textContent = l ? String(l.keys) : '–';
+    el['ledger-seats'].textContent = l ? String(state.proxied ? l.created : l.seats) : '–';
+    el['ledger-keys'].textContent = l ? String(state.proxied ? l.operations : l.keys) : '–';
     var dups = l && Array.isArray(l.duplicates) ? l.duplicates.length : null;
-    el['ledger-duplicates'].textContent = dups === null ? '–'
-      : (dups === 0 ? '0 (one seat per user)' : dups + (dups === 1 ? ' user holds' : ' users hold') + ' more than one seat');
+    if (state.proxied) {
+      el['ledger-duplicates'].textContent = dups === null ? '–'
+        : (dups === 0 ? '0 (one resource per operation)'
+          : dups + (dups === 1 ? ' operation' : ' operations') + ' created more than one resource');
+    } else {
+      el['ledger-duplicates'].textContent = dups === null ? '–'
+        : (dups === 0 ? '0 (one seat per user)' : dups + (dups === 1 ? ' user holds' : ' users hold') + ' more than one seat');
+    }
     el['ledger-duplicates'].setAttribute('data-count', dups === null ? '' : String(dups));
     el['ledger-duplicates-box'].classList.toggle('has-dup', !!dups);
     el['ledger-requests'].textContent = String(state.entries.length);
@@ -676,6 +712,7 @@
   function markLook(a) {
     var answer = (a.method === 'POST' ? '' : a.method + ' ')
       + (a.status !== null && a.status !== undefined ? String(a.status) : faultShort(a.fault));
+    if (a.upstreamError && !a.fault) { return { cls: 'upstream-failed', text: '!' + answer }; }
     if (a.committed && a.fault) { return { cls: 'committed faulted', text: '\u2713' + answer + '\u26A1' }; }
     if (a.committed) { return { cls: 'committed', text: '\u2713' + answer }; }
     if (isReplay(a)) { return { cls: 'replay', text: '\u21BA' + answer }; }
@@ -710,12 +747,14 @@
     }
     var words = String(a.status) + (a.sent === false && !a.fault ? ' (which never fully reached the socket)' : '');
     if (a.fault) { return words + ' (fault ' + a.fault + ')'; }
-    if (isReplay(a)) { return words + ' replay of seat ' + seat; }
-    if (a.committed) { return words + ' Created, seat ' + seat; }
+    if (a.upstreamError) { return words + ' (the upstream: ' + a.upstreamError + ')'; }
+    if (isReplay(a)) { return words + ' replay of ' + noun() + ' ' + seat; }
+    if (a.committed) { return words + (state.proxied ? ' created ' : ' Created, seat ') + seat; }
     return words;
   }
 
   function attemptSentence(a, lane) {
+    if (state.proxied) { return proxiedSentence(a); }
     var who = a.method + ' ' + a.path + (a.key ? ' with key ' + a.key : (a.method === 'POST' ? ' without a key' : ''));
     var store;
     if (a.committed) {
@@ -735,6 +774,47 @@
       + ' was still waiting for its answer' + (a.committed ? ', and made a seat of its own' : '') + ')' : '';
     return (a.method === 'POST' ? 'Attempt ' + a.attempt : 'A read') + ' at ' + clock(a.at) + ' (+' + ((a.at - state.t0) / 1000).toFixed(2) + ' s)' + twin + ': '
       + who + '; ' + store + '; back came ' + back + lost + '.';
+  }
+
+  /** One request through a proxy, in words: what it sent, what the upstream did, what came back to the client. */
+  function proxiedSentence(a) {
+    var who = a.method + ' ' + a.path + (a.key ? ' with key ' + a.key : ' without a key');
+    var upstream;
+    if (a.fault && !afterCommit(a.fault)) {
+      upstream = 'the fault struck before the upstream: nothing was sent to it';
+    } else if (a.upstreamError) {
+      upstream = 'the upstream gave no answer (' + a.upstreamError + ')';
+    } else if (a.upstreamStatus === null) {
+      upstream = 'the proxy refused it: nothing was sent upstream';
+    } else if (a.committed) {
+      upstream = 'the upstream answered ' + a.upstreamStatus + ' and created ' + a.seatId;
+    } else if (isReplay(a)) {
+      upstream = 'the upstream answered ' + a.upstreamStatus + ' with ' + a.seatId + ', which this operation already had';
+    } else {
+      upstream = 'the upstream answered ' + a.upstreamStatus;
+    }
+    var lost = a.committed && a.fault ? ' — the client never learned ' + a.seatId + ' was created' : '';
+    var twin = a.twinOf ? ' (a twin: it arrived while attempt ' + a.twinOf.attempt
+      + ' was still waiting for its answer' + (a.committed ? ', and created a resource of its own' : '') + ')' : '';
+    return (isAttempt(a) ? 'Attempt ' + a.attempt : 'A read') + ' at ' + clock(a.at) + ' (+'
+      + ((a.at - state.t0) / 1000).toFixed(2) + ' s)' + twin + ': ' + who + '; ' + upstream + '; back came '
+      + answerWords(a) + lost + '.';
+  }
+
+  /** A write (a POST, or through a proxy also PUT, PATCH and DELETE) rather than a read. */
+  function isAttempt(a) {
+    return a.method === 'POST' || (state.proxied && WRITES.has(a.method));
+  }
+
+  /** Says "operation" and "resource" for a proxy, "grant" and "seat" for the seat server; only a change is written. */
+  function setProxied(proxied) {
+    if (state.proxied === proxied) { return; }
+    state.proxied = proxied;
+    el['ledger-seats-label'].textContent = proxied ? 'Resources created' : 'Seats';
+    el['ledger-keys-label'].textContent = proxied ? 'Operations' : 'Keys';
+    el['timeline-heading'].textContent = proxied ? 'Timeline: one lane per operation' : 'Timeline: one lane per grant';
+    el['reset-store'].textContent = proxied ? 'Reset ledger, journal and fault plan' : 'Reset store, journal and fault plan';
+    el['lane-list'].setAttribute('aria-label', proxied ? 'Operations, oldest first' : 'Grants, oldest first');
   }
 
   function clock(ms) {
@@ -813,36 +893,43 @@
     if (focus) { el['story-heading'].focus(); }
   }
 
-  /** The README's sequence diagrams, drawn from what really happened: worker, server and store, one block per attempt. */
+  /**
+   * The README's sequence diagrams, drawn from what really happened: worker, server and store (through a proxy:
+   * client, proxy and upstream), one block per attempt.
+   */
   function diagram(attempts) {
     var X = { worker: 90, server: 380, store: 670 };
+    var proxied = state.proxied;
     var width = 780;
     var step = 26;
     var y = 50;
     var svg = svgEl('svg', { width: width, role: 'presentation' });
     var body = [];
     attempts.forEach(function (a) {
-      body.push({ kind: 'when', y: y, text: (a.method === 'POST' ? 'attempt ' + a.attempt : 'read')
+      body.push({ kind: 'when', y: y, text: (isAttempt(a) ? 'attempt ' + a.attempt : 'read')
         + (a.twinOf ? ' (twin delivery)' : '') + ' · ' + clock(a.at) });
       y += 16;
       body.push({ kind: 'arrow', y: y, from: X.worker, to: X.server, cls: '',
-        text: a.method + ' ' + a.path + (a.key ? ' · Idempotency-Key ' + a.key : (a.method === 'POST' ? ' · no key' : '')) });
+        text: a.method + ' ' + a.path + (a.key ? ' · Idempotency-Key ' + a.key : (isAttempt(a) ? ' · no key' : '')) });
       y += step;
-      var reachedStore = !(a.fault && !afterCommit(a.fault)) && a.method === 'POST';
+      var reachedStore = !(a.fault && !afterCommit(a.fault))
+        && (proxied ? a.upstreamStatus !== null || !!a.upstreamError : a.method === 'POST');
       if (reachedStore) {
         body.push({ kind: 'arrow', y: y, from: X.server, to: X.store, cls: '',
-          text: a.key ? 'claim key, write seat' : 'write seat' });
+          text: proxied ? 'forward' : (a.key ? 'claim key, write seat' : 'write seat') });
         y += step;
-        var stored = a.committed ? { cls: 'committed', text: 'committed seat ' + short(a.seatId) }
+        var stored = proxied ? upstreamDid(a)
+          : a.committed ? { cls: 'committed', text: 'committed seat ' + short(a.seatId) }
           : (isReplay(a) ? { cls: 'replay', text: 'key done: seat ' + short(a.seatId) + ' exists' } : { cls: '', text: 'nothing written' });
         body.push({ kind: 'arrow', y: y, from: X.store, to: X.server, cls: stored.cls, text: stored.text });
         y += step;
       } else if (a.fault) {
-        body.push({ kind: 'note', y: y, x: X.server + 10, cls: 'lost', text: 'fault ' + a.fault + ' before the store' });
+        body.push({ kind: 'note', y: y, x: X.server + 10, cls: 'lost',
+          text: 'fault ' + a.fault + (proxied ? ' before the upstream' : ' before the store') });
         y += step;
       }
       var lost = !!a.fault;
-      var back = a.committed && lost ? answerWords(a) + ': seat made, answer lost' : answerWords(a, true);
+      var back = a.committed && lost ? answerWords(a) + ': ' + noun() + ' made, answer lost' : answerWords(a, true);
       body.push({ kind: 'arrow', y: y, from: X.server, to: X.worker, cls: lost ? 'lost' : (isReplay(a) ? 'replay' : (a.committed ? 'committed' : '')),
         text: back });
       y += step + 8;
@@ -850,7 +937,9 @@
     var height = y + 10;
     svg.setAttribute('height', String(height));
     svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
-    [['worker', X.worker], ['server', X.server], ['store', X.store]].forEach(function (actor) {
+    var actors = proxied ? [['client', X.worker], ['proxy', X.server], ['upstream', X.store]]
+      : [['worker', X.worker], ['server', X.server], ['store', X.store]];
+    actors.forEach(function (actor) {
       svg.appendChild(svgEl('line', { 'class': 'lifeline', x1: actor[1], x2: actor[1], y1: 34, y2: height - 4 }));
       var g = svgEl('g', { 'class': 'actor' });
       g.appendChild(svgEl('rect', { x: actor[1] - 50, y: 6, width: 100, height: 26, rx: 4 }));
@@ -879,6 +968,14 @@
       }
     });
     return svg;
+  }
+
+  /** The upstream's side of one forwarded request, for the diagram. */
+  function upstreamDid(a) {
+    if (a.upstreamError) { return { cls: 'lost', text: 'no answer: ' + a.upstreamError }; }
+    if (a.committed) { return { cls: 'committed', text: a.upstreamStatus + ', created ' + short(a.seatId) }; }
+    if (isReplay(a)) { return { cls: 'replay', text: a.upstreamStatus + ', ' + short(a.seatId) + ' exists' }; }
+    return { cls: '', text: String(a.upstreamStatus) };
   }
 
   function svgEl(name, attrs) {

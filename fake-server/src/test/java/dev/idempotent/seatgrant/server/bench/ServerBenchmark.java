@@ -43,7 +43,8 @@ import java.util.regex.Pattern;
  * -DskipTests}; results and how to read them are in {@code docs/benchmarks.md}.
  *
  * <p>The servers: nginx returning a static 201 (when installed: the box's practical ceiling), the bare Netty
- * engine ({@link BareEngine}), WireMock standalone with a static 201 stub and no request journal, and the fake
+ * engine ({@link BareEngine}), WireMock standalone with a static 201 stub and no request journal, the fake-server
+ * proxy in front of that nginx and WireMock standalone proxying to it (issue 23), and the fake
  * server started as the README says ({@code java -jar fake-server.jar serve}, no JVM flags) on {@code --db mem},
  * on the default file store (SQLite) holding 1,000 seats (with random keys, and again with time-ordered keys), on
  * an H2 file holding 1,000 seats ({@code --db h2:PATH}, the engine it replaced), on the default file store holding
@@ -56,7 +57,7 @@ import java.util.regex.Pattern;
  * {@code java}), {@code bench.bigSeats} (1000000; 0 leaves the scale row out), {@code bench.hung} (1000; 0 leaves
  * it out), {@code bench.postgres} (true), {@code bench.starts} (5 starts of each kind; 0 leaves the start
  * times out), {@code bench.only} (a comma list of row ids to run, for a quick look; {@code startup} names the
- * start times).
+ * start times; the proxy's comparison alone is {@code nginx,proxy,wiremock-proxy}).
  * Everything binds 127.0.0.1 and every process it starts is stopped when it ends.
  */
 public final class ServerBenchmark {
@@ -166,15 +167,36 @@ public final class ServerBenchmark {
             new StartupTimes(fakeServerJar, work.resolve("startup"), starts).run();
         }
         Optional<Path> nginx = onPath("nginx").or(() -> Optional.of(Path.of("/usr/sbin/nginx")).filter(Files::isExecutable));
-        if (nginx.isPresent() && wanted("nginx")) {
-            targets.add(startNginx(nginx.get()));
+        Target nginxTarget = null;
+        if (nginx.isPresent() && (wanted("nginx") || wanted("proxy") || wanted("wiremock-proxy"))) {
+            nginxTarget = startNginx(nginx.get());
+            targets.add(nginxTarget);
+        }
+        if (nginxTarget == null && (wanted("proxy") || wanted("wiremock-proxy"))) {
+            say("nginx is not installed: the proxy rows, which stand in front of it, are left out");
+        } else if (nginxTarget != null) {
+            // Both proxies in front of the same nginx, so what each adds to nginx's own answer is what is compared.
+            String upstream = "http://127.0.0.1:" + nginxTarget.port();
+            if (wanted("proxy")) {
+                targets.add(startJava("proxy", "fake-server proxy in front of nginx", List.of("-jar",
+                        fakeServerJar.toString(), "proxy", "--upstream", upstream, "--port", "0")));
+            }
+            if (wanted("wiremock-proxy")) {
+                targets.add(startWireMock("wiremock-proxy", "WireMock standalone proxying to nginx, no journal", """
+                        {"request": {"method": "POST", "urlPath": "/v1/seats"},
+                         "response": {"proxyBaseUrl": "%s"}}
+                        """.formatted(upstream)));
+            }
         }
         if (wanted("bare")) {
             targets.add(startJava("bare", "bare Netty engine, static 201", List.of("-cp",
                     System.getProperty("java.class.path"), BareEngine.class.getName(), "0")));
         }
         if (wanted("wiremock")) {
-            targets.add(startWireMock());
+            targets.add(startWireMock("wiremock", "WireMock standalone, static 201 stub, no journal", """
+                    {"request": {"method": "POST", "urlPath": "/v1/seats"},
+                     "response": {"status": 201, "headers": {"Content-Type": "application/json"}, "body": %s}}
+                    """.formatted(jsonString(BareEngine.SEAT_JSON))));
         }
         if (wanted("mem")) {
             targets.add(startFakeServer("mem", "fake-server --db mem", "mem"));
@@ -293,7 +315,7 @@ public final class ServerBenchmark {
                     t.storeFile() == null ? "-" : String.valueOf(t.storeFileMb()), ratio(r, wiremock), ratio(r, bare));
         }
         System.out.println();
-        System.out.println("Goals (issues 12 and 25):");
+        System.out.println("Goals (issues 12, 23 and 25):");
         goal("durable keyed grants, random keys (default file store) >= 0.5x WireMock", median.get("file"),
                 wiremock, 0.5);
         goal("in memory >= 1.0x WireMock", median.get("mem"), wiremock, 1.0);
@@ -335,6 +357,25 @@ public final class ServerBenchmark {
             System.out.printf(Locale.ROOT, "- the full durable grant path runs at %.2fx the bare engine's ceiling"
                     + " (in memory %.2fx)%n", median.get("file").perSecond() / bare.perSecond(),
                     median.containsKey("mem") ? median.get("mem").perSecond() / bare.perSecond() : Double.NaN);
+        }
+        if (median.containsKey("proxy") && median.containsKey("wiremock-proxy")) {
+            // Issue 23: the proxy in front of nginx against WireMock proxying to the same nginx, and against nginx.
+            goal("fake-server proxy >= 1.0x WireMock proxying (both in front of nginx)", median.get("proxy"),
+                    median.get("wiremock-proxy"), 1.0);
+        }
+        if (median.containsKey("proxy") && median.containsKey("nginx")) {
+            Run proxied = median.get("proxy");
+            Run direct = median.get("nginx");
+            System.out.printf(Locale.ROOT, "- through the fake-server proxy nginx answers at %.2fx its direct rate"
+                            + " (p50 %.2f ms vs %.2f ms; the proxy's own CPU %.0f us/req)%n",
+                    proxied.perSecond() / direct.perSecond(), proxied.p50us() / 1000.0, direct.p50us() / 1000.0,
+                    medianCpu(runs.get("proxy")));
+        }
+        if (median.containsKey("wiremock-proxy") && median.containsKey("nginx")) {
+            System.out.printf(Locale.ROOT, "- through WireMock's proxying nginx answers at %.2fx its direct rate"
+                            + " (WireMock's own CPU %.0f us/req)%n",
+                    median.get("wiremock-proxy").perSecond() / median.get("nginx").perSecond(),
+                    medianCpu(runs.get("wiremock-proxy")));
         }
         if (median.containsKey("nginx") && bare != null) {
             System.out.printf(Locale.ROOT, "- the bare engine runs at %.2fx nginx%n",
@@ -504,26 +545,24 @@ public final class ServerBenchmark {
         return new Target(id, label, p, URI.create(m.group(1)).getPort(), null);
     }
 
-    private Target startWireMock() throws Exception {
+    /** WireMock standalone, with no request journal, serving the one {@code mapping} given. */
+    private Target startWireMock(String id, String label, String mapping) throws Exception {
         if (!Files.exists(wiremockJar)) {
             throw new IllegalStateException(wiremockJar + " is missing: run the benchmark through the bench profile,"
                     + " which copies it there");
         }
-        Path root = work.resolve("wiremock");
+        Path root = work.resolve(id);
         Files.createDirectories(root.resolve("mappings"));
         Files.createDirectories(root.resolve("__files"));
-        Files.writeString(root.resolve("mappings").resolve("seat.json"), """
-                {"request": {"method": "POST", "urlPath": "/v1/seats"},
-                 "response": {"status": 201, "headers": {"Content-Type": "application/json"}, "body": %s}}
-                """.formatted(jsonString(BareEngine.SEAT_JSON)));
+        Files.writeString(root.resolve("mappings").resolve("seat.json"), mapping);
         int port = freePort();
         List<String> command = List.of(java(), "-jar", wiremockJar.toString(), "--port", String.valueOf(port),
                 "--bind-address", "127.0.0.1", "--root-dir", root.toString(), "--no-request-journal",
                 "--disable-banner");
-        say("starting WireMock standalone");
+        say("starting " + label);
         Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(work.resolve("wiremock.log").toFile()).start();
-        Target t = new Target("wiremock", "WireMock standalone, static 201 stub, no journal", p, port, null);
+                .redirectOutput(work.resolve(id + ".log").toFile()).start();
+        Target t = new Target(id, label, p, port, null);
         awaitGrant(t);
         return t;
     }

@@ -1,5 +1,11 @@
 package dev.idempotent.seatgrant.server.internal.cli;
 
+import dev.idempotent.seatgrant.server.FaultPlan;
+import dev.idempotent.seatgrant.server.InvalidFaultPlanException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -107,5 +113,40 @@ final class Flags {
             // the message below says what is wanted
         }
         throw new UsageException(flag + " must be a whole number from " + min + " to " + max);
+    }
+
+    /**
+     * A size in bytes: a whole number, optionally followed by {@code B}, {@code KiB} or {@code MiB}
+     * ({@code 65536}, {@code 512KiB}, {@code 1MiB}), from 1 byte to {@code max}.
+     *
+     * @throws UsageException naming {@code flag} and the grammar
+     */
+    static int size(String flag, String value, int max) throws UsageException {
+        Matcher m = Pattern.compile("([0-9]{1,10})(B|KiB|MiB)?").matcher(value);
+        if (!m.matches()) {
+            throw new UsageException(flag + " must be a size like 65536, 512KiB or 1MiB");
+        }
+        long n = Long.parseLong(m.group(1));
+        long bytes = m.group(2) == null || m.group(2).equals("B") ? n
+                : m.group(2).equals("KiB") ? n * 1024 : n * 1024 * 1024;
+        if (bytes < 1 || bytes > max) {
+            throw new UsageException(flag + " must be 1 byte to " + (max / (1024 * 1024)) + "MiB");
+        }
+        return (int) bytes;
+    }
+
+    /**
+     * The fault plan in {@code file}, as {@code --fault-plan} reads it.
+     *
+     * @throws UsageException when it cannot be read or is not a plan, with the reason
+     */
+    static FaultPlan faultPlanFile(Path file) throws UsageException {
+        try {
+            return FaultPlan.parse(Files.readString(file, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UsageException("--fault-plan: cannot read " + file);
+        } catch (InvalidFaultPlanException e) {
+            throw new UsageException("--fault-plan: " + e.getMessage());
+        }
     }
 }

@@ -2,18 +2,13 @@ package dev.idempotent.seatgrant.server.internal.cli;
 
 import dev.idempotent.seatgrant.server.FakeSeatServer;
 import dev.idempotent.seatgrant.server.FaultPlan;
-import dev.idempotent.seatgrant.server.InvalidFaultPlanException;
 import dev.idempotent.seatgrant.server.ReplayStatus;
 import dev.idempotent.seatgrant.server.ServerConfig;
 import dev.idempotent.seatgrant.server.internal.store.DbSpec;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 
 /** {@code serve}: parse the flags, start a {@link FakeSeatServer}, print where it listens, run until killed. */
 public final class ServeCommand {
@@ -119,13 +114,7 @@ public final class ServeCommand {
                         throw new UsageException("give --scenario or --fault-plan, not both");
                     }
                     Path file = Path.of(Flags.value(queue, flag));
-                    try {
-                        builder.faultPlan(FaultPlan.parse(Files.readString(file, StandardCharsets.UTF_8)));
-                    } catch (IOException e) {
-                        throw new UsageException("--fault-plan: cannot read " + file);
-                    } catch (InvalidFaultPlanException e) {
-                        throw new UsageException("--fault-plan: " + e.getMessage());
-                    }
+                    builder.faultPlan(Flags.faultPlanFile(file));
                     faultSource = "plan " + file.getFileName();
                     planSet = true;
                 }
@@ -197,19 +186,8 @@ public final class ServeCommand {
             err.println("fake-server: cannot start: " + whyNotStarted(e, options.config()));
             return 1;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "fake-server-shutdown"));
-        out.println("fake-server listening on " + server.baseUri() + " (store: " + server.storeDescription()
-                + "; faults: " + options.faultSource() + "; page: " + server.baseUri().resolve("/__admin/ui") + ")");
-        out.flush();
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 0;
+        return UntilStopped.run(server, "fake-server listening on " + server.baseUri() + " (store: "
+                + server.storeDescription() + "; faults: " + options.faultSource() + "; page: "
+                + server.baseUri().resolve("/__admin/ui") + ")", out);
     }
 }

@@ -9,7 +9,7 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
- * Aggregates a request body up to {@link #MAX_BODY_BYTES}. A body declared larger never gets here (the
+ * Aggregates a request body up to {@link HttpSettings#maxBodyBytes()}. A body declared larger never gets here (the
  * {@link RequestGate} refuses it from its head); a chunked body that grows past the limit is replaced by a
  * {@code 413} {@link Refusal}, answered in order like every other, and the rest of it is discarded unread, so
  * nothing of it is ever written.
@@ -20,12 +20,10 @@ import io.netty.handler.codec.http.HttpResponseStatus;
  */
 final class BodyLimitAggregator extends HttpObjectAggregator {
 
-    static final int MAX_BODY_BYTES = 64 * 1024;
-
     private final HttpConnection handler;
 
-    BodyLimitAggregator(HttpConnection handler) {
-        super(MAX_BODY_BYTES);
+    BodyLimitAggregator(HttpConnection handler, int maxBodyBytes) {
+        super(maxBodyBytes);
         this.handler = handler;
     }
 
@@ -43,7 +41,7 @@ final class BodyLimitAggregator extends HttpObjectAggregator {
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
         HttpRequest request = oversized instanceof HttpRequest r ? r : null;
-        ctx.fireChannelRead(new Refusal(413, "body-too-large", "the body is over " + MAX_BODY_BYTES + " bytes",
+        ctx.fireChannelRead(new Refusal(413, "body-too-large", "the body is over " + maxContentLength() + " bytes",
                 request == null ? null : request.method().name(), request == null ? null : request.uri()));
     }
 }

@@ -11,7 +11,9 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,8 +49,24 @@ public final class HttpEngine implements AutoCloseable {
      * @throws java.io.UncheckedIOException wrapping the bind failure (address in use, bad host)
      */
     public static HttpEngine start(String host, int port, HttpSettings settings, Routes routes) {
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(IO_THREADS,
-                new DefaultThreadFactory("seat-io", true), NioIoHandler.newFactory());
+        return start(eventLoops(), host, port, settings, routes);
+    }
+
+    /**
+     * The engine's I/O threads, made before it starts, for routes that do I/O of their own on the same threads
+     * (a proxy's upstream connections): what a connection's exchange and its upstream call share needs no hand-off.
+     */
+    public static EventLoopGroup eventLoops() {
+        return new MultiThreadIoEventLoopGroup(IO_THREADS, new DefaultThreadFactory("seat-io", true),
+                NioIoHandler.newFactory());
+    }
+
+    /**
+     * As {@link #start(String, int, HttpSettings, Routes)}, on {@code group} (from {@link #eventLoops()}), which
+     * the engine owns from now on and shuts down when it closes or fails to bind.
+     */
+    public static HttpEngine start(EventLoopGroup group, String host, int port, HttpSettings settings,
+                                   Routes routes) {
         ConnectionCap cap = new ConnectionCap(settings.maxConnections());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
@@ -71,8 +89,8 @@ public final class HttpEngine implements AutoCloseable {
                                 .addLast("guard", guard)
                                 .addLast("first-bytes", firstBytes)
                                 .addLast("codec", new HttpServerCodec(8192, 16 * 1024, 8192))
-                                .addLast("gate", new RequestGate(guard, firstBytes))
-                                .addLast("aggregate", new BodyLimitAggregator(connection))
+                                .addLast("gate", new RequestGate(guard, firstBytes, settings.maxBodyBytes()))
+                                .addLast("aggregate", new BodyLimitAggregator(connection, settings.maxBodyBytes()))
                                 .addLast("connection", connection);
                         cap.track(ch, guard);
                     }
@@ -90,6 +108,19 @@ public final class HttpEngine implements AutoCloseable {
 
     public InetSocketAddress localAddress() {
         return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /**
+     * {@code http://host:port/} as a client reaches it: a wildcard bind is reached on {@code 127.0.0.1}, an IPv6
+     * address goes in brackets.
+     */
+    public URI baseUri() {
+        InetAddress address = localAddress().getAddress();
+        String host = address.isAnyLocalAddress() ? "127.0.0.1" : address.getHostAddress();
+        if (host.contains(":")) {
+            host = "[" + host + "]";
+        }
+        return URI.create("http://" + host + ":" + localAddress().getPort() + "/");
     }
 
     /** Connections open now, those closed at the cap included until their close completes. */

@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
  * A response the server intends to send (a fault may replace it), plus what the journal records about it.
  *
  * @param status    the HTTP status
- * @param headers   extra headers (Location, Retry-After, Idempotent-Replayed, Allow)
+ * @param headers   extra headers (Location, Retry-After, Idempotent-Replayed, Allow; a proxied answer's own)
  * @param body      the body bytes; empty for none
  * @param contentType nullable when there is no body
  * @param committed true when this request wrote a seat
@@ -59,7 +59,10 @@ public record Reply(int status, HttpHeaders headers, byte[] body, String content
             if (contentType != null) {
                 response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
             }
-            response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+            // A bodiless reply that names a length is a proxied answer to HEAD: the length of what GET would get.
+            if (body.length > 0 || !headers.contains(HttpHeaderNames.CONTENT_LENGTH)) {
+                response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+            }
         }
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);

@@ -31,11 +31,13 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
 
     private final ConnectionGuard guard;
     private final FirstByteClock firstBytes;
+    private final int maxBodyBytes;
     private boolean discarding;
 
-    RequestGate(ConnectionGuard guard, FirstByteClock firstBytes) {
+    RequestGate(ConnectionGuard guard, FirstByteClock firstBytes, int maxBodyBytes) {
         this.guard = guard;
         this.firstBytes = firstBytes;
+        this.maxBodyBytes = maxBodyBytes;
     }
 
     @Override
@@ -47,7 +49,7 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
         if (msg instanceof HttpRequest head) {
             guard.headComplete();
             firstBytes.headDecoded();
-            Refusal refusal = refusal(head);
+            Refusal refusal = refusal(head, maxBodyBytes);
             if (refusal != null) {
                 discarding = true;
                 ReferenceCountUtil.release(msg);
@@ -64,7 +66,7 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
         ctx.fireChannelRead(msg);
     }
 
-    private static Refusal refusal(HttpRequest head) {
+    private static Refusal refusal(HttpRequest head, int maxBodyBytes) {
         if (head.decoderResult().isFailure()) {
             Throwable cause = head.decoderResult().cause();
             if (cause instanceof TooLongHttpLineException) {
@@ -122,9 +124,8 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
             return new Refusal(417, "expectation-failed", "the only expectation this server meets is 100-continue",
                     method, uri);
         }
-        if (HttpUtil.getContentLength(head, -1L) > BodyLimitAggregator.MAX_BODY_BYTES) {
-            return new Refusal(413, "body-too-large", "the body is over " + BodyLimitAggregator.MAX_BODY_BYTES
-                    + " bytes", method, uri);
+        if (HttpUtil.getContentLength(head, -1L) > maxBodyBytes) {
+            return new Refusal(413, "body-too-large", "the body is over " + maxBodyBytes + " bytes", method, uri);
         }
         return null;
     }

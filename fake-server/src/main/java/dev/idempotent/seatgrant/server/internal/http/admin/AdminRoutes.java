@@ -49,9 +49,17 @@ public final class AdminRoutes implements Routes {
      *                   {@code executor}
      * @param access     who may use the admin API, by which name, from which page ({@link AdminAccess})
      * @param executor   where store calls run and the journal's JSON is made
+     * @param scenarios  how {@code POST /__admin/faults} with {@code {"scenario": NAME}} loads a shipped scenario
+     *                   (a proxy aims it at its route); it throws {@code IllegalArgumentException} for no such name
      */
     public record Backing(Journal journal, FaultPlanner faults, Supplier<? extends JsonNode> ledger, Runnable reset,
-                          AdminAccess access, Executor executor) {
+                          AdminAccess access, Executor executor, Function<String, FaultPlan> scenarios) {
+
+        /** The shipped scenarios as they are, on {@code POST /v1/seats}. */
+        public Backing(Journal journal, FaultPlanner faults, Supplier<? extends JsonNode> ledger, Runnable reset,
+                       AdminAccess access, Executor executor) {
+            this(journal, faults, ledger, reset, access, executor, FaultPlan::scenario);
+        }
     }
 
     /** How many entries a page of {@code GET /__admin/requests?after=SEQ} holds unless {@code limit} says. */
@@ -137,7 +145,7 @@ public final class AdminRoutes implements Routes {
             exchange.answer(FaultPlanJson.planReply(backing.faults().plan()));
         } else if (method.equals(HttpMethod.POST) || method.equals(HttpMethod.PUT)) {
             try {
-                FaultPlan plan = FaultPlanJson.planFrom(exchange.request());
+                FaultPlan plan = FaultPlanJson.planFrom(exchange.request(), backing.scenarios());
                 backing.faults().replace(plan);
                 exchange.answer(FaultPlanJson.planReply(plan));
             } catch (InvalidFaultPlanException e) {

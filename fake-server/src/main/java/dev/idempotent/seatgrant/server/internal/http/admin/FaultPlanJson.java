@@ -11,8 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.function.Function;
 
 /** Fault plans as the admin API reads and writes them: a plan or a shipped scenario's name in, a named plan out. */
 final class FaultPlanJson {
@@ -24,11 +23,11 @@ final class FaultPlanJson {
 
     /**
      * The plan a {@code POST /__admin/faults} body asks for: a whole plan, or {@code {"scenario": "NAME"}} for a
-     * shipped one.
+     * shipped one, as {@code scenarios} loads it (a proxy aims it at its route).
      *
      * @throws InvalidFaultPlanException with the reason the body is not a plan
      */
-    static FaultPlan planFrom(FullHttpRequest request) {
+    static FaultPlan planFrom(FullHttpRequest request, Function<String, FaultPlan> scenarios) {
         String text;
         try {
             text = strictUtf8(request.content().nioBuffer());
@@ -50,16 +49,16 @@ final class FaultPlanJson {
                 throw new InvalidFaultPlanException("unknown scenario; known: "
                         + String.join(", ", FaultPlan.SCENARIOS));
             }
-            return FaultPlan.scenario(name.textValue());
+            return scenarios.apply(name.textValue());
         }
         return FaultPlan.parse(text);
     }
 
-    /** The plan in its JSON form plus {@code "scenario"}: the shipped scenario it equals, or null. */
+    /** The plan in its JSON form plus {@code "scenario"}: the shipped scenario it is, on any route, or null. */
     static Reply planReply(FaultPlan plan) {
         try {
             ObjectNode node = (ObjectNode) JSON.readTree(plan.toJson());
-            node.put("scenario", Shipped.nameOf(plan));
+            node.put("scenario", plan.scenarioName().orElse(null));
             return Reply.json(200, node);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("a plan always serialises", e);
@@ -71,25 +70,5 @@ final class FaultPlanJson {
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT)
                 .decode(bytes).toString();
-    }
-
-    /** The shipped scenarios' plans, loaded once, to name the one a plan in force came from. */
-    private static final class Shipped {
-        static final Map<String, FaultPlan> PLANS;
-
-        static {
-            Map<String, FaultPlan> plans = new LinkedHashMap<>();
-            FaultPlan.SCENARIOS.forEach(name -> plans.put(name, FaultPlan.scenario(name)));
-            PLANS = Map.copyOf(plans);
-        }
-
-        static String nameOf(FaultPlan plan) {
-            for (String name : FaultPlan.SCENARIOS) {
-                if (PLANS.get(name).equals(plan)) {
-                    return name;
-                }
-            }
-            return null;
-        }
     }
 }

@@ -89,7 +89,7 @@ final class JournalStream implements BodyStream {
                     if (wroteEntry) {
                         g.writeRaw(',');
                     }
-                    write(g, e);
+                    write(g, e, journal.forwarded());
                     wroteEntry = true;
                 }
                 cursor = slice.through();
@@ -110,7 +110,8 @@ final class JournalStream implements BodyStream {
         return out.toByteArray();
     }
 
-    private static void write(JsonGenerator g, JournalEntry e) throws IOException {
+    /** @param forwarded a proxy's journal: every entry also gets its operation and what the upstream answered */
+    private static void write(JsonGenerator g, JournalEntry e, boolean forwarded) throws IOException {
         g.writeStartObject();
         g.writeNumberField("seq", e.seq());
         g.writeStringField("at", e.at().toString());
@@ -135,6 +136,15 @@ final class JournalStream implements BodyStream {
             g.writeNumberField("answeredMs", e.answeredMs());
         }
         g.writeBooleanField("cut", e.cut());
+        if (forwarded) {
+            g.writeStringField("operation", e.operation());
+            if (e.upstreamStatus() == null) {
+                g.writeNullField("upstreamStatus");
+            } else {
+                g.writeNumberField("upstreamStatus", e.upstreamStatus());
+            }
+            g.writeStringField("upstreamError", e.upstreamError());
+        }
         g.writeEndObject();
     }
 }

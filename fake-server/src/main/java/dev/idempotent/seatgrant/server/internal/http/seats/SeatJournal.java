@@ -6,6 +6,7 @@ import dev.idempotent.seatgrant.server.internal.Journal;
 import dev.idempotent.seatgrant.server.internal.http.Exchange;
 import dev.idempotent.seatgrant.server.internal.http.LogSafe;
 import dev.idempotent.seatgrant.server.internal.http.Reply;
+import dev.idempotent.seatgrant.server.internal.http.faults.FaultRunner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +33,37 @@ final class SeatJournal {
     void answer(Exchange exchange, JournalDraft draft, int attempt, Reply reply, Fault fault) {
         long seq = record(draft, draft.entry(attempt, fault, reply.committed(), reply.seatId(), reply.status()), false);
         exchange.answer(reply, answeredMs -> journal.settle(seq, answeredMs));
+    }
+
+    /** {@code draft} as the fault runner sees it: matched by its method and API path, journaled here. */
+    FaultRunner.Journaled of(JournalDraft draft) {
+        return new FaultRunner.Journaled() {
+            @Override
+            public String method() {
+                return draft.method();
+            }
+
+            @Override
+            public String path() {
+                return draft.path();
+            }
+
+            @Override
+            public String loggablePath() {
+                return draft.loggablePath();
+            }
+
+            @Override
+            public void answer(Exchange exchange, int attempt, Fault fault, Reply reply) {
+                SeatJournal.this.answer(exchange, draft, attempt, reply, fault);
+            }
+
+            @Override
+            public void struck(int attempt, Fault fault, Reply done) {
+                SeatJournal.this.struck(draft, attempt, fault, done != null && done.committed(),
+                        done == null ? null : done.seatId());
+            }
+        };
     }
 
     /** Journals a fault that replaced the answer: nothing will be written, so the entry is settled at once. */

@@ -13,6 +13,7 @@ import dev.idempotent.seatgrant.server.internal.http.Routes;
 import dev.idempotent.seatgrant.server.internal.http.UriParts;
 import dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess;
 import dev.idempotent.seatgrant.server.internal.http.admin.AdminRoutes;
+import dev.idempotent.seatgrant.server.internal.http.faults.FaultRunner;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
@@ -48,7 +49,9 @@ public final class SeatRoutes implements Routes {
         this.core = core;
         this.basePath = basePath;
         this.journal = new SeatJournal(core.journal());
-        this.faults = new FaultRunner(core.planner(), journal, core.defaultHangMs());
+        this.faults = new FaultRunner(core.planner(), core.defaultHangMs(),
+                failure -> Problems.problem(503, "store-unavailable", "the seat store failed; retry later")
+                        .withHeader(HttpHeaderNames.RETRY_AFTER, 1));
     }
 
     /** The seat API behind the admin API, as {@code serve} runs it, with {@code access} deciding who may use the latter. */
@@ -181,7 +184,7 @@ public final class SeatRoutes implements Routes {
         String identity = key != null ? "key:" + key : "body:" + grant.canonicalHash();
         // The grant completes on the store's writer thread; the answer is built on this connection's event loop,
         // so the writer (the durable store's throughput) spends no time on JSON and headers.
-        faults.run(exchange, keyed.withIds(grant.workspaceId(), grant.userId()), identity,
+        faults.run(exchange, journal.of(keyed.withIds(grant.workspaceId(), grant.userId())), identity,
                 hold -> core.grants().grant(grant, key, hold).thenApplyAsync(this::grantReply, exchange.loop()));
     }
 
@@ -225,7 +228,7 @@ public final class SeatRoutes implements Routes {
             }
         }
         String identity = FaultPlanner.targetIdentity("GET", UriParts.originForm(exchange.request().uri()));
-        faults.run(exchange, filtered, identity, hold -> later(hold,
+        faults.run(exchange, journal.of(filtered), identity, hold -> later(hold,
                 () -> Reply.json(200, SeatJson.seats(core.store().list(workspaceId, userId, MAX_LIST)))));
     }
 
@@ -235,10 +238,10 @@ public final class SeatRoutes implements Routes {
             journal.answer(exchange, draft, Problems.problem(404, "seat-not-found", "no seat has this id"));
             return;
         }
-        faults.run(exchange, draft, FaultPlanner.targetIdentity("GET", draft.path()), hold -> later(hold, () -> core.store()
-                .find(id)
-                .map(seat -> Reply.json(200, SeatJson.seat(seat)).withSeat(seat.id(), false))
-                .orElseGet(() -> Problems.problem(404, "seat-not-found", "no seat has this id"))));
+        faults.run(exchange, journal.of(draft), FaultPlanner.targetIdentity("GET", draft.path()), hold -> later(hold,
+                () -> core.store().find(id)
+                        .map(seat -> Reply.json(200, SeatJson.seat(seat)).withSeat(seat.id(), false))
+                        .orElseGet(() -> Problems.problem(404, "seat-not-found", "no seat has this id"))));
     }
 
     /** A store read on the store's executor, after {@code holdMs} (a {@code delay} fault) on a timer. */

@@ -1,0 +1,142 @@
+package dev.idempotent.seatgrant.server.internal.http.proxy;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idempotent.seatgrant.server.FaultPlan;
+import dev.idempotent.seatgrant.server.ProxyLedger;
+import dev.idempotent.seatgrant.server.internal.http.Exchange;
+import dev.idempotent.seatgrant.server.internal.http.LogSafe;
+import dev.idempotent.seatgrant.server.internal.http.Problems;
+import dev.idempotent.seatgrant.server.internal.http.Reply;
+import dev.idempotent.seatgrant.server.internal.http.Routes;
+import dev.idempotent.seatgrant.server.internal.http.UriParts;
+import dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess;
+import dev.idempotent.seatgrant.server.internal.http.admin.AdminRoutes;
+import dev.idempotent.seatgrant.server.internal.http.faults.FaultRunner;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpMethod;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+/**
+ * Every method and path, forwarded to the upstream under the fault plan: a before-commit fault keeps the request
+ * from the upstream, an after-commit fault forwards it, waits for the upstream's whole answer and then loses it.
+ * What the upstream created is read from each answer to a write into the {@link ResourceLedger}; every request is
+ * journaled, refused ones included. A target that names another host is refused: this is not an open proxy.
+ *
+ * <p>Thread-safe. A request and its upstream call run on its connection's event loop.
+ */
+public final class ProxyRoutes implements Routes {
+
+    /** The methods whose 2xx answers create something, per the ledger. */
+    private static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH");
+
+    private final ProxyCore core;
+    private final Forwarding forwarding;
+    private final FaultRunner faults;
+    private final OwnAuthority own;
+
+    public ProxyRoutes(ProxyCore core) {
+        this.core = core;
+        this.forwarding = new Forwarding(core.target());
+        this.faults = new FaultRunner(core.planner(), core.defaultHangMs(),
+                failure -> Problems.problem(502, "proxy-failed", "the proxy failed to forward this request"));
+        this.own = new OwnAuthority(core.boundHost());
+    }
+
+    /**
+     * The proxy behind the admin API, as {@code proxy} runs it.
+     *
+     * @param access    who may use the admin API, by which name, from which page: the same rules as {@code serve}'s
+     * @param executor  where the admin API writes the journal and the ledger
+     * @param scenarios how the admin API loads a shipped scenario (aimed at the proxy's route)
+     */
+    public static Routes withAdmin(ProxyCore core, AdminAccess access, Executor executor,
+                                   Function<String, FaultPlan> scenarios) {
+        AdminRoutes admin = new AdminRoutes(new AdminRoutes.Backing(core.journal(), core.planner(),
+                () -> ledgerJson(core.ledger().snapshot()), core::reset, access, executor, scenarios));
+        return admin.inFrontOf(new ProxyRoutes(core));
+    }
+
+    @Override
+    public void serve(Exchange exchange) {
+        FullHttpRequest request = exchange.request();
+        String method = exchange.method();
+        String target = request.uri();
+        boolean connect = request.method().equals(HttpMethod.CONNECT);
+        if (connect || !target.startsWith("/")) {
+            if (connect || !own.names(target, exchange.localAddress())) {
+                new ProxiedRequest(core.journal(), exchange.firstByteAt(), method, exchange.path(), null)
+                        .refuse(exchange, Problems.problem(400, "not-an-open-proxy",
+                                "this proxy forwards only to its own upstream, never to a host a request names"));
+                return;
+            }
+            target = UriParts.originForm(target);
+        }
+        OperationRule.Operation operation = core.operations().of(request, target);
+        ProxiedRequest proxied = new ProxiedRequest(core.journal(), exchange.firstByteAt(), method, exchange.path(),
+                operation);
+        boolean write = WRITES.contains(method);
+        HttpMethod httpMethod = request.method();
+        String origin = target;
+        faults.run(exchange, proxied, operation.name(), hold -> {
+            // Built before any delay: the client may leave meanwhile, and its request with it.
+            FullHttpRequest outbound = forwarding.outbound(request, origin, exchange.remoteAddress());
+            CompletableFuture<Reply> reply = new CompletableFuture<>();
+            exchange.schedule(hold, () -> core.upstream().send(exchange.loop(), outbound).thenAccept(result -> {
+                proxied.upstream(result);
+                reply.complete(replyFor(result, httpMethod, operation.name(), write));
+            }));
+            return reply;
+        });
+    }
+
+    /** Journaled like any request, with no operation: its body never came whole. */
+    @Override
+    public void refused(Exchange exchange, Reply problem) {
+        new ProxiedRequest(core.journal(), exchange.firstByteAt(), exchange.method(), exchange.path(), null)
+                .refuse(exchange, problem);
+    }
+
+    @Override
+    public String loggablePath(String path) {
+        return LogSafe.path(path);
+    }
+
+    /** The upstream's answer for the client, marked with what it created; or the problem its failure is. */
+    private Reply replyFor(UpstreamResult result, HttpMethod method, String operation, boolean write) {
+        if (result instanceof UpstreamResult.Answer answer) {
+            Reply reply = Forwarding.reply(answer, method);
+            if (!write) {
+                return reply;
+            }
+            ResourceLedger.Mark mark = core.ledger().record(operation, true, answer, core.created().idIn(answer));
+            return reply.withSeat(mark.resource(), mark.created());
+        }
+        UpstreamError error = ((UpstreamResult.Failure) result).error();
+        if (write && error != UpstreamError.REFUSED) {
+            // It may have reached the upstream and acted: the operation counts, though no answer names a resource.
+            core.ledger().record(operation, true, null, null);
+        }
+        return Problems.problem(error.status(), error.slug(), error.detail());
+    }
+
+    /** {@code GET /__admin/ledger} on a proxy. */
+    static ObjectNode ledgerJson(ProxyLedger ledger) {
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("kind", "proxy");
+        node.put("operations", ledger.operations());
+        node.put("created", ledger.created());
+        ArrayNode array = node.putArray("duplicates");
+        for (ProxyLedger.Duplicate d : ledger.duplicates()) {
+            ObjectNode item = array.addObject();
+            item.put("operation", d.operation());
+            ArrayNode ids = item.putArray("created");
+            d.created().forEach(ids::add);
+        }
+        return node;
+    }
+}
