@@ -214,12 +214,12 @@ class ProxyForwardingTest {
     @Test
     void theCreatedResourceIsReadWhereTheFlagSaysAndAnAnswerNamingNoneCountsEach201() throws Exception {
         try (ScriptedUpstream upstream = new ScriptedUpstream(r -> switch (r.target()) {
-            case "/with-id" -> ok(201, "{\"order\":{\"id\":7}}");
+            case "/with-id" -> ok(201, "{\"data\":{\"uid\":7}}");
             case "/no-id" -> ok(201, "");
             case "/not-created" -> ok(200, "{\"status\":\"queued\"}");
-            default -> ok(409, "{\"order\":{\"id\":7}}");
+            default -> ok(409, "{\"data\":{\"uid\":7}}");
         });
-             FakeProxy proxy = FakeProxy.start(ProxyConfig.builder(upstream.baseUri()).created("json:/order/id")
+             FakeProxy proxy = FakeProxy.start(ProxyConfig.builder(upstream.baseUri()).created("json:/data/uid")
                      .build())) {
             Http client = new Http(proxy.baseUri());
             post(client, "/with-id", "k1", "{}");

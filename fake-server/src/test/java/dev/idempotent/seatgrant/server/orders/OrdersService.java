@@ -220,11 +220,11 @@ public final class OrdersService implements AutoCloseable {
         }
     }
 
-    private static ObjectNode json(Order order) {
+    private static ObjectNode json(Order row) {
         ObjectNode node = JSON.createObjectNode();
-        node.put("id", order.id());
-        node.put("item", order.item());
-        node.put("quantity", order.quantity());
+        node.put("id", row.id());
+        node.put("item", row.item());
+        node.put("quantity", row.quantity());
         return node;
     }
 
