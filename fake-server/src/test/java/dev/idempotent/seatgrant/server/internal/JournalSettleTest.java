@@ -118,4 +118,21 @@ class JournalSettleTest {
 
         assertEquals(List.of(false), entries.stream().map(JournalEntry::sent).toList(), "still being written");
     }
+
+    @Test
+    void anInterruptedReaderGetsTheEntriesAsTheyStandAndKeepsItsInterrupt() {
+        // A settle wait of a day: only the interrupt can end this read before the test times out.
+        Journal journal = new Journal(10, Journal.MAX_BYTES, Duration.ofDays(1), System::nanoTime);
+        journal.record(entry("k1"), false);
+
+        Thread.currentThread().interrupt();
+        try {
+            List<JournalEntry> entries = journal.settledSnapshot();
+
+            assertEquals(List.of(false), entries.stream().map(JournalEntry::sent).toList(), "still being written");
+            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the caller to see");
+        } finally {
+            Thread.interrupted();
+        }
+    }
 }
