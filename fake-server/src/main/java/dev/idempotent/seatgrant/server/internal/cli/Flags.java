@@ -38,6 +38,18 @@ final class Flags {
     }
 
     /**
+     * The refusal of an argument no command knows: {@code "unknown flag NAME"}, naming it without whatever follows
+     * an {@code =} (a mistyped {@code -admin-token=SECRET} must not print the secret), at most 40 characters,
+     * control characters shown as {@code ?}.
+     */
+    static String unknownFlag(String flag) {
+        int eq = flag.indexOf('=');
+        String name = eq < 0 ? flag : flag.substring(0, eq);
+        String cut = name.length() > 40 ? name.substring(0, 40) + "..." : name;
+        return "unknown flag " + cut.replaceAll("\\p{Cntrl}", "?") + (eq < 0 ? "" : "=...");
+    }
+
+    /**
      * The value after {@code flag}.
      *
      * @throws UsageException if there is none

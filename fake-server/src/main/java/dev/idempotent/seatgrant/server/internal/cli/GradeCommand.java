@@ -120,7 +120,7 @@ public final class GradeCommand {
                         MAX_TIMEOUT);
                 case "--repeat" -> repeat = Flags.intInRange(flag, Flags.value(queue, flag), 1, Grader.MAX_REPEAT);
                 default -> throw new UsageException(flag.startsWith("-")
-                        ? "unknown flag " + printable(flag)
+                        ? Flags.unknownFlag(flag)
                         : "put the worker's command after --, e.g. grade -- node worker.mjs");
             }
         }

@@ -208,7 +208,7 @@ public final class ProxyCommand {
                 yield b -> b.journalCapacity(capacity);
             }
             default -> throw new UsageException(flag.startsWith("-")
-                    ? "unknown flag " + flag : "unexpected argument (proxy takes only flags)");
+                    ? Flags.unknownFlag(flag) : "unexpected argument (proxy takes only flags)");
         };
     }
 

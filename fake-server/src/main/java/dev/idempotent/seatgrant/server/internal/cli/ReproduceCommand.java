@@ -99,7 +99,7 @@ public final class ReproduceCommand {
                 case "--server" -> server = serverUri(Flags.value(queue, flag));
                 case "--json" -> json = true;
                 default -> throw new UsageException(flag.startsWith("-")
-                        ? "unknown flag " + flag : "unexpected argument (reproduce takes only flags)");
+                        ? Flags.unknownFlag(flag) : "unexpected argument (reproduce takes only flags)");
             }
         }
         if (variants.isEmpty()) {

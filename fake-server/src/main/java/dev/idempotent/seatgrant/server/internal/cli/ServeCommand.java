@@ -155,7 +155,7 @@ public final class ServeCommand {
                 case "--journal-capacity" -> builder.journalCapacity(
                         Flags.intInRange(flag, Flags.value(queue, flag), 1, 10_000_000));
                 default -> throw new UsageException(flag.startsWith("-")
-                        ? "unknown flag " + flag : "unexpected argument (serve takes only flags)");
+                        ? Flags.unknownFlag(flag) : "unexpected argument (serve takes only flags)");
             }
         }
         return new Options(false, false, builder.build(), faultSource);

@@ -114,6 +114,17 @@ class ProxyCommandTest {
         assertTrue(run.err().startsWith("fake-server proxy: "), run.err());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"proxy", "serve", "reproduce", "grade"})
+    void aMistypedFlagIsNamedWithoutItsValue(String command) {
+        // One dash, so not split at '=': before, the whole token (secret and all) was quoted back on stderr.
+        Run run = main(command, "-admin-token=s3cret-value", "--upstream", "http://127.0.0.1:9");
+
+        assertEquals(2, run.code(), run.err());
+        assertTrue(run.err().contains("unknown flag -admin-token=..."), run.err());
+        assertTrue(!run.err().contains("s3cret-value") && !run.out().contains("s3cret-value"), run.err());
+    }
+
     @Test
     void theUpstreamIsRequiredAndItsQueryIsNeverQuoted() {
         Run missing = main("proxy", "--port", "0");
