@@ -58,6 +58,21 @@ class HostileInputTest extends SharedServerTest {
         }
     }
 
+    @Test
+    void aTargetOfAnotherSchemeIsA400ThatNoJournalOrLogLineQuotes() throws Exception {
+        // Before: an ftp:// target was taken as a path, whole, credentials and all: a 404 journaled and logged.
+        try (LogCapture log = new LogCapture()) {
+            RawConnection.Response r = exchange("POST ftp://user:s3cret@example.com/v1/seats HTTP/1.1\r\n"
+                    + "Host: localhost\r\nContent-Type: application/json\r\nContent-Length: " + Http.BODY.length()
+                    + "\r\n\r\n" + Http.BODY);
+
+            assertProblem(r, 400, "invalid-path");
+            assertFalse(r.body().contains("s3cret"), r.body());
+            assertTrue(server.journal().stream().noneMatch(e -> String.valueOf(e.path()).contains("s3cret")));
+            assertEquals(List.of(), log.containing("s3cret"));
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"GET /%zz", "GET /v1/seats/%", "POST /v1/seats%G0", "GET /__admin/%zz",
         "GET /v1/seats/%C0%AF", "GET /v1/seats?userId=%C0%AF"})

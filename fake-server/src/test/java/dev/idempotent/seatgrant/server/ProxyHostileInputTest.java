@@ -37,7 +37,8 @@ class ProxyHostileInputTest {
                     "GET http://user@127.0.0.1:" + port + "/x HTTP/1.1\r\nHost: a\r\n\r\n",
                     "GET https://127.0.0.1:" + port + "/x HTTP/1.1\r\nHost: a\r\n\r\n",
                     "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
-                    "GET http://1.2.3.4.5:" + port + "/x HTTP/1.1\r\nHost: a\r\n\r\n");
+                    "GET http://1.2.3.4.5:" + port + "/x HTTP/1.1\r\nHost: a\r\n\r\n",
+                    "GET http://[zz.example:1]:" + port + "/x HTTP/1.1\r\nHost: a\r\n\r\n");
             for (String request : refused) {
                 try (RawConnection client = new RawConnection(proxy.baseUri(), 10_000)) {
                     RawConnection.Response answer = client.send(request).read();

@@ -26,8 +26,12 @@ public record UriParts(String path, Map<String, List<String>> query) {
         private final boolean inPath;
 
         Invalid(boolean inPath) {
-            super(inPath ? "the path is not validly percent-encoded UTF-8"
-                    : "the query string is not validly percent-encoded UTF-8", null, false, false);
+            this(inPath, inPath ? "the path is not validly percent-encoded UTF-8"
+                    : "the query string is not validly percent-encoded UTF-8");
+        }
+
+        private Invalid(boolean inPath, String message) {
+            super(message, null, false, false);
             this.inPath = inPath;
         }
 
@@ -36,8 +40,17 @@ public record UriParts(String path, Map<String, List<String>> query) {
         }
     }
 
+    /**
+     * The decoded path and query of a request target in origin or absolute form.
+     *
+     * @throws Invalid for a bad escape, or for an absolute form of a scheme other than http and https (its
+     *                 authority, credentials included, must never be taken for a path, journaled or logged)
+     */
     public static UriParts parse(String uri) throws Invalid {
         String origin = originForm(uri);
+        if (!origin.startsWith("/") && origin.contains("://")) {
+            throw new Invalid(true, "the request target is neither a path nor an http or https URL");
+        }
         int hash = origin.indexOf('#');
         String target = hash < 0 ? origin : origin.substring(0, hash);
         int q = target.indexOf('?');

@@ -18,6 +18,8 @@ final class OwnAuthority {
 
     private static final Pattern IPV4 = Pattern.compile(
             "((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
+    /** What an IPv6 literal (lower-cased, brackets gone) may hold: hex digits, colons, and dots for an IPv4 tail. */
+    private static final Pattern IPV6 = Pattern.compile("[0-9a-f:.]*:[0-9a-f:.]*");
 
     /** The host the proxy was told to bind, lower case (a name or a literal). */
     private final String boundHost;
@@ -76,8 +78,8 @@ final class OwnAuthority {
         if (host.equals("localhost")) {
             return local.isLoopbackAddress();
         }
-        if (!IPV4.matcher(host).matches() && !host.contains(":")) {
-            return false; // a name (or something like one): never resolved
+        if (!IPV4.matcher(host).matches() && !IPV6.matcher(host).matches()) {
+            return false; // a name (or something like one, "[zz.example:1]" included): never resolved
         }
         try {
             InetAddress named = InetAddress.getByName(host); // a literal: parsed, not looked up
