@@ -9,7 +9,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idempotent.seatgrant.server.FakeSeatServer;
+import dev.idempotent.seatgrant.server.Fault;
 import dev.idempotent.seatgrant.server.FaultPlan;
+import dev.idempotent.seatgrant.server.FaultRule;
 import dev.idempotent.seatgrant.server.JournalEntry;
 import dev.idempotent.seatgrant.server.Ledger;
 import dev.idempotent.seatgrant.server.ServerConfig;
@@ -84,6 +86,13 @@ class ServiceConsumerTest {
 
     private static FakeSeatServer incidentServer() {
         return FakeSeatServer.start(ServerConfig.builder().faultPlan(FaultPlan.scenario("incident")).build());
+    }
+
+    /** The incident with the gateway holding each lost answer for {@code holdMs} instead of 1.5 s. */
+    private static FakeSeatServer incidentServer(long holdMs) {
+        FaultRule lost = FaultRule.of(Fault.STATUS_AFTER_COMMIT, 504).withMethodAndPath("POST", "/v1/seats")
+                .withAttempt(1).withDelayMs(holdMs);
+        return FakeSeatServer.start(ServerConfig.builder().faultPlan(FaultPlan.of(lost)).build());
     }
 
     /** What a metrics listener would count: every attempt and every outcome, per requestId. */
@@ -220,14 +229,15 @@ class ServiceConsumerTest {
 
     /**
      * The issue's report: 200 grants through {@code handleAsync(...).orTimeout(1, SECONDS)} under the incident.
-     * Every first POST commits and its answer is held 1.5 s, so every future times out first. Each grant must still
+     * Every first POST commits and its answer is held, here for 6 s rather than the scenario's 1.5 s, so that every
+     * future times out first even when a busy machine runs the timeouts' timer late. Each grant must still
      * be counted, once, as cancelled by the timeout, and must stop there; the bus redelivers them and the key
      * replays each seat. The consumer's counters then match the server's ledger.
      */
     @Test
     void grantsEndedByOrTimeoutAreEachReportedOnceAndTheirRedeliveriesReplay() throws Exception {
         int events = 200;
-        try (FakeSeatServer server = incidentServer()) {
+        try (FakeSeatServer server = incidentServer(6_000)) {
             Counting metrics = new Counting();
             SeatGrantConfig config = SeatGrantConfig.builder(server.baseUri()).httpClient(serviceClient())
                     .listener(metrics).build();
@@ -252,7 +262,7 @@ class ServiceConsumerTest {
                 }
                 assertEquals(Map.of(), metrics.attempts, "no answer had arrived to classify");
 
-                // The server answers every first POST 504 at 1.5 s; the abandoned grants must not retry on it.
+                // The server answers every first POST 504 after its hold; the abandoned grants must not retry on it.
                 await(() -> server.journal().stream().filter(j -> "status-after-commit".equals(j.fault())).count()
                         == events, "the server to have answered every first POST");
                 List<GrantOutcome> redelivered = new ArrayList<>();
