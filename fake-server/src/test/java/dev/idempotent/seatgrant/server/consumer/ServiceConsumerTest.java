@@ -239,8 +239,10 @@ class ServiceConsumerTest {
         int events = 200;
         try (FakeSeatServer server = incidentServer(6_000)) {
             Counting metrics = new Counting();
+            // Attempts may take up to the redelivery's 20 s deadline: 200 grants at once on a busy machine can take
+            // longer than the default 5 s, and a timed-out attempt's resend would be a POST between the two.
             SeatGrantConfig config = SeatGrantConfig.builder(server.baseUri()).httpClient(serviceClient())
-                    .listener(metrics).build();
+                    .requestTimeout(Duration.ofSeconds(30)).listener(metrics).build();
             List<SeatRequested> batch = new ArrayList<>();
             for (int i = 0; i < events; i++) {
                 batch.add(new SeatRequested("timeout-req-" + i, "ws_timeout", "user_" + i, SeatRequested.ROLES.get(i % 3)));
@@ -286,11 +288,12 @@ class ServiceConsumerTest {
 
     /**
      * A message's deadline through both entry points: the grant is still waiting for the 504 when the deadline
-     * comes, so it ends as the worker's own outcome, exhausted at the deadline, the same way sync and async.
+     * comes (the answer is held 6 s, the deadline is 0.8 s away, a margin no busy machine's timer overruns), so
+     * it ends as the worker's own outcome, exhausted at the deadline, the same way sync and async.
      */
     @Test
     void aDeadlineEndsTheGrantTheSameWaySyncAndAsync() throws Exception {
-        try (FakeSeatServer server = incidentServer()) {
+        try (FakeSeatServer server = incidentServer(6_000)) {
             Counting metrics = new Counting();
             SeatGrantConfig config = SeatGrantConfig.builder(server.baseUri()).httpClient(serviceClient())
                     .listener(metrics).build();
