@@ -18,8 +18,12 @@ final class OwnAuthority {
 
     private static final Pattern IPV4 = Pattern.compile(
             "((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
-    /** What an IPv6 literal (lower-cased, brackets gone) may hold: hex digits, colons, and dots for an IPv4 tail. */
-    private static final Pattern IPV6 = Pattern.compile("[0-9a-f:.]*:[0-9a-f:.]*");
+    /**
+     * What an IPv6 literal (lower-cased, brackets gone) may look like: a colon somewhere, hex digits, colons and
+     * dots (an IPv4 tail), starting with a hex digit or a colon, which is what makes the JDK parse it as a literal
+     * (and refuse it if it is none) rather than look it up.
+     */
+    private static final Pattern IPV6 = Pattern.compile("(?=.*:)[0-9a-f:][0-9a-f:.]*");
 
     /** The host the proxy was told to bind, lower case (a name or a literal). */
     private final String boundHost;
