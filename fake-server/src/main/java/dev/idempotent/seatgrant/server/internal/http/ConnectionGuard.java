@@ -47,8 +47,16 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
     private long since = System.nanoTime();
     private ScheduledFuture<?> timer;
     private long timerAt;
-    /** When the connection last became idle, in nanoTime; meaningful only while {@link #idle} is true. */
-    private volatile long idleSinceNanos = System.nanoTime();
+    /**
+     * When bytes last moved on the connection, in nanoTime: a request's first bytes read, or a response's write
+     * begun or ended. Not the request handler's bookkeeping after an answer, which a busy event loop may run later.
+     */
+    private volatile long lastActivityNanos = System.nanoTime();
+    /**
+     * When the connection last became idle, in nanoTime: the last activity before it did. Meaningful only while
+     * {@link #idle} is true.
+     */
+    private volatile long idleSinceNanos = lastActivityNanos;
     private volatile boolean idle = true;
 
     ConnectionGuard(HttpSettings settings) {
@@ -82,6 +90,7 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
             return;
         }
         if (read == Read.BETWEEN && msg instanceof ByteBuf bytes && bytes.isReadable()) {
+            lastActivityNanos = System.nanoTime();
             read = Read.HEAD;
             changed();
         }
@@ -117,6 +126,7 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
 
     /** A response is being written (true) or is written (false). */
     void writing(boolean isWriting) {
+        lastActivityNanos = System.nanoTime();
         writing = isWriting;
         changed();
     }
@@ -175,7 +185,9 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
         since = System.nanoTime();
         boolean nowIdle = read == Read.BETWEEN && !working && !writing && !lingering && !discarding;
         if (nowIdle && !idle) {
-            idleSinceNanos = since;
+            // Idle since its bytes stopped moving, not since now: a connection whose answer was written while its
+            // event loop was slow to run the bookkeeping after it has been idle for as long as it looks to its client.
+            idleSinceNanos = lastActivityNanos;
         }
         idle = nowIdle;
         long deadline = deadline();

@@ -282,12 +282,14 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
         guard.writing(true);
         ctx.writeAndFlush(reply.toResponse(keepAlive, http10)).addListener((ChannelFutureListener) f -> {
             guard.writing(false);
-            if (written != null) {
-                // Never negative, though an injected clock may be set back meanwhile.
-                written.written(f.isSuccess()
-                        ? Math.max(0, Duration.between(firstByte, firstBytes.now()).toMillis()) : null);
-            }
+            // Never negative, though an injected clock may be set back meanwhile.
+            Long answeredMs = f.isSuccess() ? Math.max(0, Duration.between(firstByte, firstBytes.now()).toMillis()) : null;
+            // The connection's state first, then the journal: whoever reads the answer as written in the journal
+            // finds the connection already idle (if nothing else is queued on it).
             answered(f.isSuccess(), keepAlive);
+            if (written != null) {
+                written.written(answeredMs);
+            }
         });
     }
 
@@ -359,6 +361,11 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
             drop();
             guard.lingerClose();
         } else {
+            if (queue.isEmpty()) {
+                // Idle from now, not from when next() gets to run: a busy event loop may run it much later, and
+                // until then this connection would look busy to the connection cap (next() confirms it).
+                guard.working(false);
+            }
             // Not inline: a write can complete within writeAndFlush, and a long pipeline must not recurse.
             ctx.executor().execute(this::next);
         }
