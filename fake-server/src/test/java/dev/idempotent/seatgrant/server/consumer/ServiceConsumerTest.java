@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.idempotent.seatgrant.server.Await;
 import dev.idempotent.seatgrant.server.FakeSeatServer;
 import dev.idempotent.seatgrant.server.Fault;
 import dev.idempotent.seatgrant.server.FaultPlan;
@@ -50,7 +50,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -265,8 +264,9 @@ class ServiceConsumerTest {
                 assertEquals(Map.of(), metrics.attempts, "no answer had arrived to classify");
 
                 // The server answers every first POST 504 after its hold; the abandoned grants must not retry on it.
-                await(() -> server.journal().stream().filter(j -> "status-after-commit".equals(j.fault())).count()
-                        == events, "the server to have answered every first POST");
+                Await.until(Duration.ofSeconds(60), "the server to have answered every first POST",
+                        () -> server.journal().stream().filter(j -> "status-after-commit".equals(j.fault())).count()
+                                == events);
                 List<GrantOutcome> redelivered = new ArrayList<>();
                 List<CompletableFuture<GrantOutcome>> again = batch.stream()
                         .map(e -> worker.handleAsync(e, Instant.now().plusSeconds(20))).toList();
@@ -352,15 +352,5 @@ class ServiceConsumerTest {
         List<SeatRequested> all = new ArrayList<>(a);
         all.addAll(b);
         return all;
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                fail("timed out waiting for " + what);
-            }
-            Thread.sleep(10);
-        }
     }
 }

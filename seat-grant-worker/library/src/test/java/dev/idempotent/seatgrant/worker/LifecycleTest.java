@@ -24,6 +24,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -155,7 +156,7 @@ class LifecycleTest {
     }
 
     /** Waits until at most {@code max} threads are alive, nudging the GC (Java 17's HttpClient threads need it). */
-    private static void awaitThreads(int max, String when) throws InterruptedException {
+    private static void awaitThreads(int max, String when) {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (liveThreads().size() > max) {
             if (System.nanoTime() > end) {
@@ -163,7 +164,7 @@ class LifecycleTest {
                         + liveThreads().stream().sorted().collect(Collectors.joining(", ")));
             }
             System.gc();
-            Thread.sleep(50);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
         }
     }
 
