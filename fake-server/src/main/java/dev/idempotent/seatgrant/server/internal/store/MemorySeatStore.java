@@ -5,76 +5,57 @@ import dev.idempotent.seatgrant.server.Seat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntPredicate;
 
 /**
- * The in-memory store ({@code --db mem}): seats and keys in maps in this process, nothing on disk, nothing left
- * when the process ends. It keeps the same contract as {@link JdbcSeatStore} ({@code SeatStoreContract} runs on
- * both): one seat per key, the claim with its lease, the ledger.
+ * The in-memory store ({@code --db mem}): seats and keys in this process, nothing on disk, nothing left when the
+ * process ends. It keeps the same contract as {@link JdbcSeatStore} ({@code SeatStoreContract} runs on both): one
+ * seat per key, the claim with its lease, the ledger.
  *
- * <p>Why maps and not an in-memory database: the in-memory server's latency was its garbage collector's. H2's
- * in-memory tables are copy-on-write B-trees, so each grant copied a few pages, and the heap filled with pages
- * to copy and collect. Here a grant adds a handful of small objects that stay where they are.
+ * <p>Why it is laid out as it is: the in-memory server's latency was its garbage collector's. Every seat kept is
+ * live for the rest of the run, so each young collection copied the seats made since the one before, and with
+ * a dozen small objects per seat (the record, its strings, an {@code Instant}, map nodes) those copies were
+ * the pauses that made the p99 (docs/benchmarks.md). So a seat here is no object at all: its strings are written,
+ * with a length before each, into large byte arrays ({@link Arena}), its time into two primitive arrays,
+ * and the three ways to find it (by key, by seat id, by user) are open-addressing tables of row numbers. A
+ * collection has nothing per seat to copy or to scan; {@link Seat}s are made again when a reader asks.
  *
- * <p>Thread-safe: one lock guards everything, so every call, {@link #reset} included, is atomic with respect
- * to every other. Grants go through the same group commit as the database stores: the I/O threads never wait for
- * this lock, and one writer takes it once per group. A call is a map operation or two; only {@link #ledger}
- * and {@link #list} walk many seats.
+ * <p>A row is a seat and the key it was written under. Claims in flight (a key claimed, its seat not yet
+ * written) are few and short-lived, and stay plain objects in a map until they complete or are released.
+ *
+ * <p>Thread-safe: one lock guards everything, so every call, {@link #reset} included, is atomic with respect to
+ * every other. Grants go through the same group commit as the database stores: the I/O threads never wait for
+ * this lock, and one writer takes it once per group. A call is a table lookup or two; only {@link #ledger} and
+ * {@link #list} walk many seats.
  */
 public final class MemorySeatStore implements SeatStore {
 
     private static final int MAX_DUPLICATE_GROUPS = 1000;
-    private static final Comparator<Row> OLDEST_FIRST = Comparator.comparing((Row r) -> r.seat().createdAt())
-            .thenComparing(r -> r.seat().id());
+    private static final int FIRST_CAPACITY = 1024;
 
-    /** A seat and the key it was written under (null for a keyless seat). */
-    private record Row(Seat seat, String key) { }
+    /** The order of a row's strings in the arena. */
+    private static final int ID = 0;
+    private static final int WORKSPACE = 1;
+    private static final int USER = 2;
+    private static final int KEY = 3;
+    private static final int REQUEST_HASH = 4;
+    private static final int ROLE = 5;
+    private static final int FIELDS = 6;
 
-    /** A key's state: a live or expired claim, or completed with its seat. */
-    private sealed interface KeyState {
-        String requestHash();
-    }
-
-    private record Claim(String requestHash, String owner, long leaseUntil) implements KeyState { }
-
-    private record Completed(String requestHash, Seat seat) implements KeyState { }
-
-    /** Rows in the order they were added, sorted oldest first (by time, then id) the first time a reader asks. */
-    private static final class Rows {
-        final ArrayList<Row> list = new ArrayList<>();
-        boolean sorted = true;
-
-        void add(Row row) {
-            if (sorted && !list.isEmpty() && OLDEST_FIRST.compare(list.get(list.size() - 1), row) > 0) {
-                sorted = false;
-            }
-            list.add(row);
-        }
-
-        List<Row> oldestFirst() {
-            if (!sorted) {
-                list.sort(OLDEST_FIRST);
-                sorted = true;
-            }
-            return list;
-        }
-    }
-
-    /** Where a user's seats are kept; a record, so it is the map's key by value. */
-    private record User(String workspaceId, String userId) { }
+    /** A live or expired claim on a key whose seat is not written yet. */
+    private record Claim(String requestHash, String owner, long leaseUntil) { }
 
     private final Object lock = new Object();
-    private final Map<String, KeyState> keys = new HashMap<>();
-    private final Map<String, Row> seatsById = new HashMap<>();
-    private final Rows all = new Rows();
-    private final Map<User, Rows> byUser = new HashMap<>();
     private final GroupCommit groups = new GroupCommit(1, this::runGroup);
     private volatile boolean closed;
+    private Rows rows = new Rows();
 
     @Override
     public CompletableFuture<Boolean> grant(String key, String requestHash, Seat seat, Instant now) {
@@ -87,17 +68,14 @@ public final class MemorySeatStore implements SeatStore {
             checkOpen();
             for (int i = 0; i < group.size(); i++) {
                 GroupCommit.Op op = group.get(i);
-                if (seatsById.containsKey(op.seat().id())) {
+                if (rows.withId(op.seat().id()) >= 0) {
                     continue; // fails alone, below, as a primary-key violation would
                 }
-                if (op.key() != null) {
-                    if (keys.containsKey(op.key())) {
-                        wrote[i] = false; // the caller goes through claim(), as with the database stores
-                        continue;
-                    }
-                    keys.put(op.key(), new Completed(op.requestHash(), op.seat()));
+                if (op.key() != null && (rows.claims.containsKey(op.key()) || rows.withKey(op.key()) >= 0)) {
+                    wrote[i] = false; // the caller goes through claim(), as with the database stores
+                    continue;
                 }
-                add(op.seat(), op.key());
+                rows.add(op.seat(), op.key(), op.key() == null ? null : op.requestHash());
                 wrote[i] = true;
             }
         }
@@ -116,47 +94,49 @@ public final class MemorySeatStore implements SeatStore {
         long leaseUntil = now.plus(lease).toEpochMilli();
         synchronized (lock) {
             checkOpen();
-            KeyState state = keys.get(key);
-            if (state == null) {
-                keys.put(key, new Claim(requestHash, owner, leaseUntil));
+            ClaimResult completed = completed(key, requestHash);
+            if (completed != null) {
+                return completed;
+            }
+            Claim holder = rows.claims.get(key);
+            if (holder == null) {
+                rows.claims.put(key, new Claim(requestHash, owner, leaseUntil));
                 return new ClaimResult.Claimed(false);
             }
-            ClaimResult found = found(state, requestHash);
-            if (found != null) {
-                return found;
+            if (!holder.requestHash().equals(requestHash)) {
+                return new ClaimResult.Mismatch();
             }
-            Claim holder = (Claim) state;
             if (holder.leaseUntil() > now.toEpochMilli()) {
                 return new ClaimResult.InProgress(Instant.ofEpochMilli(holder.leaseUntil()));
             }
             // The holder's lease ran out: this request takes the claim over, and the holder's complete() will find
             // it no longer owns the key.
-            keys.put(key, new Claim(requestHash, owner, leaseUntil));
+            rows.claims.put(key, new Claim(requestHash, owner, leaseUntil));
             return new ClaimResult.Claimed(true);
         }
     }
 
-    /** Mismatch or Completed, as a claim or a peek reports them; null for a claim with the same payload. */
-    private static ClaimResult found(KeyState state, String requestHash) {
-        if (!state.requestHash().equals(requestHash)) {
-            return new ClaimResult.Mismatch();
+    /** Completed or Mismatch when a seat was written under the key; null when none was. Under the lock. */
+    private ClaimResult completed(String key, String requestHash) {
+        int row = rows.withKey(key);
+        if (row < 0) {
+            return null;
         }
-        if (state instanceof Completed completed) {
-            return new ClaimResult.Completed(completed.seat());
-        }
-        return null;
+        return rows.equals(row, REQUEST_HASH, requestHash) ? new ClaimResult.Completed(rows.seat(row))
+                : new ClaimResult.Mismatch();
     }
 
     @Override
     public CompleteResult complete(String key, String owner, Seat seat) {
         synchronized (lock) {
             checkOpen();
-            if (!(keys.get(key) instanceof Claim claim) || !claim.owner().equals(owner)) {
+            Claim claim = rows.claims.get(key);
+            if (claim == null || !claim.owner().equals(owner)) {
                 return new CompleteResult.LostClaim();
             }
             requireNewId(seat);
-            keys.put(key, new Completed(claim.requestHash(), seat));
-            add(seat, key);
+            rows.claims.remove(key);
+            rows.add(seat, key, claim.requestHash());
             return new CompleteResult.Committed(seat);
         }
     }
@@ -165,13 +145,17 @@ public final class MemorySeatStore implements SeatStore {
     public ClaimResult peek(String key, String requestHash, Instant now) {
         synchronized (lock) {
             checkOpen();
-            KeyState state = keys.get(key);
-            if (state == null) {
+            ClaimResult completed = completed(key, requestHash);
+            if (completed != null) {
+                return completed;
+            }
+            Claim holder = rows.claims.get(key);
+            if (holder == null) {
                 return new ClaimResult.InProgress(now);
             }
-            ClaimResult found = found(state, requestHash);
-            return found != null ? found
-                    : new ClaimResult.InProgress(Instant.ofEpochMilli(((Claim) state).leaseUntil()));
+            return holder.requestHash().equals(requestHash)
+                    ? new ClaimResult.InProgress(Instant.ofEpochMilli(holder.leaseUntil()))
+                    : new ClaimResult.Mismatch();
         }
     }
 
@@ -179,8 +163,9 @@ public final class MemorySeatStore implements SeatStore {
     public void release(String key, String owner) {
         synchronized (lock) {
             checkOpen();
-            if (keys.get(key) instanceof Claim claim && claim.owner().equals(owner)) {
-                keys.remove(key);
+            Claim claim = rows.claims.get(key);
+            if (claim != null && claim.owner().equals(owner)) {
+                rows.claims.remove(key);
             }
         }
     }
@@ -190,14 +175,14 @@ public final class MemorySeatStore implements SeatStore {
         synchronized (lock) {
             checkOpen();
             requireNewId(seat);
-            add(seat, null);
+            rows.add(seat, null, null);
             return seat;
         }
     }
 
     /** A seat id is unique, as the tables' primary key keeps it; checked before anything changes. */
     private void requireNewId(Seat seat) {
-        if (seatsById.containsKey(seat.id())) {
+        if (rows.withId(seat.id()) >= 0) {
             throw duplicateId();
         }
     }
@@ -206,20 +191,12 @@ public final class MemorySeatStore implements SeatStore {
         return new StoreException("a seat with this id exists", null);
     }
 
-    /** Adds a seat under the lock, once {@link #requireNewId} passed. */
-    private void add(Seat seat, String key) {
-        Row row = new Row(seat, key);
-        seatsById.put(seat.id(), row);
-        all.add(row);
-        byUser.computeIfAbsent(new User(seat.workspaceId(), seat.userId()), u -> new Rows()).add(row);
-    }
-
     @Override
     public Optional<Seat> find(String seatId) {
         synchronized (lock) {
             checkOpen();
-            Row row = seatsById.get(seatId);
-            return row == null ? Optional.empty() : Optional.of(row.seat());
+            int row = rows.withId(seatId);
+            return row < 0 ? Optional.empty() : Optional.of(rows.seat(row));
         }
     }
 
@@ -227,22 +204,24 @@ public final class MemorySeatStore implements SeatStore {
     public List<Seat> list(String workspaceId, String userId, int limit) {
         synchronized (lock) {
             checkOpen();
-            List<Row> candidates;
-            if (workspaceId != null && userId != null) {
-                Rows rows = byUser.get(new User(workspaceId, userId));
-                candidates = rows == null ? List.of() : rows.oldestFirst();
-            } else {
-                candidates = all.oldestFirst();
-            }
             List<Seat> seats = new ArrayList<>();
-            for (Row row : candidates) {
-                if (seats.size() >= limit) {
-                    break;
+            if (workspaceId != null && userId != null) {
+                int user = rows.user(workspaceId, userId);
+                if (user >= 0) {
+                    for (int row : rows.oldestFirst(user)) {
+                        if (seats.size() >= limit) {
+                            break;
+                        }
+                        seats.add(rows.seat(row));
+                    }
                 }
-                Seat seat = row.seat();
-                if ((workspaceId == null || workspaceId.equals(seat.workspaceId()))
-                        && (userId == null || userId.equals(seat.userId()))) {
-                    seats.add(seat);
+                return seats;
+            }
+            for (int i = 0; i < rows.count && seats.size() < limit; i++) {
+                int row = rows.byTime[i];
+                if ((workspaceId == null || rows.equals(row, WORKSPACE, workspaceId))
+                        && (userId == null || rows.equals(row, USER, userId))) {
+                    seats.add(rows.seat(row));
                 }
             }
             return seats;
@@ -253,26 +232,29 @@ public final class MemorySeatStore implements SeatStore {
     public Ledger ledger() {
         synchronized (lock) {
             checkOpen();
-            List<User> users = new ArrayList<>();
-            for (Map.Entry<User, Rows> e : byUser.entrySet()) {
-                if (e.getValue().list.size() > 1) {
-                    users.add(e.getKey());
+            record Named(String workspaceId, String userId, int user) { }
+            List<Named> users = new ArrayList<>();
+            for (int user = 0; user < rows.users; user++) {
+                if (rows.userSeats[user] > 1) {
+                    int row = rows.userFirst[user];
+                    users.add(new Named(rows.string(row, WORKSPACE), rows.string(row, USER), user));
                 }
             }
-            users.sort(Comparator.comparing(User::workspaceId).thenComparing(User::userId));
+            users.sort(Comparator.comparing(Named::workspaceId).thenComparing(Named::userId));
             List<Ledger.Duplicate> duplicates = new ArrayList<>();
-            for (User user : users.subList(0, Math.min(users.size(), MAX_DUPLICATE_GROUPS))) {
+            for (Named named : users.subList(0, Math.min(users.size(), MAX_DUPLICATE_GROUPS))) {
                 List<String> ids = new ArrayList<>();
-                List<String> keyList = new ArrayList<>();
-                for (Row row : byUser.get(user).oldestFirst()) {
-                    ids.add(row.seat().id());
-                    if (row.key() != null) {
-                        keyList.add(row.key());
+                List<String> keys = new ArrayList<>();
+                for (int row : rows.oldestFirst(named.user())) {
+                    ids.add(rows.string(row, ID));
+                    String key = rows.string(row, KEY);
+                    if (key != null) {
+                        keys.add(key);
                     }
                 }
-                duplicates.add(new Ledger.Duplicate(user.workspaceId(), user.userId(), ids, keyList));
+                duplicates.add(new Ledger.Duplicate(named.workspaceId(), named.userId(), ids, keys));
             }
-            return new Ledger(all.list.size(), keys.size(), duplicates);
+            return new Ledger(rows.count, rows.keyed + rows.claims.size(), duplicates);
         }
     }
 
@@ -281,11 +263,7 @@ public final class MemorySeatStore implements SeatStore {
     public void reset() {
         synchronized (lock) {
             checkOpen();
-            keys.clear();
-            seatsById.clear();
-            all.list.clear();
-            all.sorted = true;
-            byUser.clear();
+            rows = new Rows();
         }
     }
 
@@ -298,6 +276,419 @@ public final class MemorySeatStore implements SeatStore {
     private void checkOpen() {
         if (closed) {
             throw new StoreException("the store is closed", null);
+        }
+    }
+
+    /**
+     * The seats, numbered in the order they were added. Not thread-safe: the store's lock guards it. Each array
+     * below is indexed by row (or by user number) and grows by doubling; the arena holds the strings.
+     */
+    private static final class Rows {
+        final Map<String, Claim> claims = new HashMap<>();
+        final Arena arena = new Arena();
+        int count;
+        /** Rows that were written under a key. */
+        long keyed;
+        /** Where each row's strings start in the arena. */
+        long[] at = new long[FIRST_CAPACITY];
+        long[] createdSeconds = new long[FIRST_CAPACITY];
+        int[] createdNanos = new int[FIRST_CAPACITY];
+        /** The next row of the same user, in the order added; -1 at the end. */
+        int[] nextOfUser = new int[FIRST_CAPACITY];
+        /** Every row, oldest first (by time, then id): kept sorted as rows come, so readers never sort them all. */
+        int[] byTime = new int[FIRST_CAPACITY];
+        final Index byKey = new Index();
+        final Index byId = new Index();
+        /** (workspace, user) to a user number; the user's first row stands for its names. */
+        final Index byUser = new Index();
+        int users;
+        int[] userFirst = new int[FIRST_CAPACITY];
+        int[] userLast = new int[FIRST_CAPACITY];
+        int[] userSeats = new int[FIRST_CAPACITY];
+        /** Whether every user's rows were added oldest first, so following nextOfUser needs no sort. */
+        boolean addedInTimeOrder = true;
+
+        void add(Seat seat, String key, String requestHash) {
+            if (count == at.length) {
+                int n = count * 2;
+                at = Arrays.copyOf(at, n);
+                createdSeconds = Arrays.copyOf(createdSeconds, n);
+                createdNanos = Arrays.copyOf(createdNanos, n);
+                nextOfUser = Arrays.copyOf(nextOfUser, n);
+                byTime = Arrays.copyOf(byTime, n);
+            }
+            int row = count;
+            String[] fields = new String[FIELDS];
+            fields[ID] = seat.id();
+            fields[WORKSPACE] = seat.workspaceId();
+            fields[USER] = seat.userId();
+            fields[KEY] = key;
+            fields[REQUEST_HASH] = requestHash;
+            fields[ROLE] = seat.role();
+            at[row] = arena.write(fields);
+            createdSeconds[row] = seat.createdAt().getEpochSecond();
+            createdNanos[row] = seat.createdAt().getNano();
+            nextOfUser[row] = -1;
+            count++;
+            placeByTime(row);
+            byId.put(seat.id().hashCode(), row);
+            if (key != null) {
+                byKey.put(key.hashCode(), row);
+                keyed++;
+            }
+            addToUser(row, seat.workspaceId(), seat.userId());
+        }
+
+        /** Inserts the new row into byTime where it belongs; rows come nearly in order, so it is almost always last. */
+        private void placeByTime(int row) {
+            int end = count - 1;
+            int low = end;
+            while (low > 0 && olderFirst(row, byTime[low - 1]) < 0) {
+                low--;
+                if (end - low > 16) {
+                    low = binarySearch(row, 0, low); // far out of order: find its place without walking
+                    break;
+                }
+            }
+            System.arraycopy(byTime, low, byTime, low + 1, end - low);
+            byTime[low] = row;
+        }
+
+        /** The first index in byTime[from, to) whose row sorts after {@code row}. */
+        private int binarySearch(int row, int from, int to) {
+            while (from < to) {
+                int mid = (from + to) >>> 1;
+                if (olderFirst(byTime[mid], row) <= 0) {
+                    from = mid + 1;
+                } else {
+                    to = mid;
+                }
+            }
+            return from;
+        }
+
+        private void addToUser(int row, String workspaceId, String userId) {
+            int user = user(workspaceId, userId);
+            if (user < 0) {
+                if (users == userFirst.length) {
+                    userFirst = Arrays.copyOf(userFirst, users * 2);
+                    userLast = Arrays.copyOf(userLast, users * 2);
+                    userSeats = Arrays.copyOf(userSeats, users * 2);
+                }
+                user = users++;
+                userFirst[user] = row;
+                userLast[user] = row;
+                userSeats[user] = 1;
+                byUser.put(userHash(workspaceId, userId), user);
+                return;
+            }
+            if (olderFirst(row, userLast[user]) < 0) {
+                addedInTimeOrder = false;
+            }
+            nextOfUser[userLast[user]] = row;
+            userLast[user] = row;
+            userSeats[user]++;
+        }
+
+        /** The user number of (workspace, user), or -1. */
+        int user(String workspaceId, String userId) {
+            byte[] workspace = Arena.encode(workspaceId);
+            byte[] user = Arena.encode(userId);
+            return byUser.find(userHash(workspaceId, userId), u -> arena.equals(at[userFirst[u]], WORKSPACE, workspace)
+                    && arena.equals(at[userFirst[u]], USER, user));
+        }
+
+        private static int userHash(String workspaceId, String userId) {
+            return workspaceId.hashCode() * 31 + userId.hashCode();
+        }
+
+        int withKey(String key) {
+            byte[] bytes = Arena.encode(key);
+            return byKey.find(key.hashCode(), row -> arena.equals(at[row], KEY, bytes));
+        }
+
+        int withId(String id) {
+            byte[] bytes = Arena.encode(id);
+            return byId.find(id.hashCode(), row -> arena.equals(at[row], ID, bytes));
+        }
+
+        /** A user's rows, oldest first (by time, then id). */
+        int[] oldestFirst(int user) {
+            int[] found = new int[userSeats[user]];
+            int n = 0;
+            for (int row = userFirst[user]; row >= 0; row = nextOfUser[row]) {
+                found[n++] = row;
+            }
+            if (!addedInTimeOrder) {
+                Integer[] boxed = Arrays.stream(found).boxed().toArray(Integer[]::new);
+                Arrays.sort(boxed, this::olderFirst);
+                for (int i = 0; i < boxed.length; i++) {
+                    found[i] = boxed[i];
+                }
+            }
+            return found;
+        }
+
+        /** Orders rows as the database stores' ORDER BY created_at, id does. */
+        int olderFirst(int a, int b) {
+            int c = Long.compare(createdSeconds[a], createdSeconds[b]);
+            if (c == 0) {
+                c = Integer.compare(createdNanos[a], createdNanos[b]);
+            }
+            return c != 0 ? c : string(a, ID).compareTo(string(b, ID));
+        }
+
+        Seat seat(int row) {
+            return new Seat(string(row, ID), string(row, WORKSPACE), string(row, USER), string(row, ROLE),
+                    Instant.ofEpochSecond(createdSeconds[row], createdNanos[row]));
+        }
+
+        String string(int row, int field) {
+            return arena.string(at[row], field);
+        }
+
+        boolean equals(int row, int field, String value) {
+            return arena.equals(at[row], field, Arena.encode(value));
+        }
+    }
+
+    /**
+     * An open-addressing hash table from a hash to an int (a row or a user number), with linear probing and no
+     * removal (a reset replaces the whole store). It keeps each entry's hash, so growing never reads the arena;
+     * the caller says whether an entry with the same hash is the one it looks for.
+     *
+     * <p>It grows a little at a time: a table of half a million rows took a fifth of a second to rehash at once,
+     * under the store's lock, which every grant waited on (a p99 of 170 ms in a round where no collector pause
+     * was longer than 40). So when it is half full it starts a table twice the size, puts new entries there, and
+     * each put moves {@link #MOVES_PER_PUT} slots of the old table across; lookups read the new table, then the
+     * old one, until every slot moved. That takes an eighth as many puts as the old table has slots, so the new
+     * table is less than a third full when the last one moves, and never starts growing again before that.
+     */
+    static final class Index {
+        private static final int MOVES_PER_PUT = 8;
+
+        /** The value plus one; 0 is an empty slot. */
+        private int[] slots = new int[FIRST_CAPACITY * 2];
+        private int[] hashes = new int[FIRST_CAPACITY * 2];
+        private int size;
+        /** While growing, the table entries are moved from; null when not growing. */
+        private int[] oldSlots;
+        private int[] oldHashes;
+        /** The next old slot to move. */
+        private int moved;
+
+        /** The value whose entry has this hash and matches, or -1. */
+        int find(int hash, IntPredicate matches) {
+            int found = find(slots, hashes, hash, matches);
+            return found >= 0 || oldSlots == null ? found : find(oldSlots, oldHashes, hash, matches);
+        }
+
+        private static int find(int[] slots, int[] hashes, int hash, IntPredicate matches) {
+            int mask = slots.length - 1;
+            for (int i = spread(hash) & mask; slots[i] != 0; i = (i + 1) & mask) {
+                if (hashes[i] == hash && matches.test(slots[i] - 1)) {
+                    return slots[i] - 1;
+                }
+            }
+            return -1;
+        }
+
+        /** Adds an entry the caller knows is not there yet. */
+        void put(int hash, int value) {
+            if (oldSlots != null) {
+                moveSome();
+            } else if ((size + 1) * 2 > slots.length) {
+                oldSlots = slots;
+                oldHashes = hashes;
+                moved = 0;
+                slots = new int[oldSlots.length * 2];
+                hashes = new int[oldSlots.length * 2];
+            }
+            insert(slots, hashes, hash, value + 1);
+            size++;
+        }
+
+        /** Moves the next few slots of the old table into the new one; drops the old one once all have moved. */
+        private void moveSome() {
+            int end = Math.min(oldSlots.length, moved + MOVES_PER_PUT);
+            for (; moved < end; moved++) {
+                if (oldSlots[moved] != 0) {
+                    insert(slots, hashes, oldHashes[moved], oldSlots[moved]);
+                }
+            }
+            if (moved == oldSlots.length) {
+                oldSlots = null;
+                oldHashes = null;
+            }
+        }
+
+        /** Whether a table is being grown (for the tests). */
+        boolean growing() {
+            return oldSlots != null;
+        }
+
+        private static void insert(int[] slots, int[] hashes, int hash, int slot) {
+            int mask = slots.length - 1;
+            int i = spread(hash) & mask;
+            while (slots[i] != 0) {
+                i = (i + 1) & mask;
+            }
+            slots[i] = slot;
+            hashes[i] = hash;
+        }
+
+        /** Mixes the high bits in, as String hashes of similar keys differ mostly in their low ones. */
+        private static int spread(int hash) {
+            int h = hash * 0x9E3779B9;
+            return h ^ (h >>> 16);
+        }
+    }
+
+    /**
+     * The rows' strings, in byte arrays of a megabyte (a row longer than that gets an array of its own). A row is
+     * its strings one after another, each as its {@link #encode encoded} length plus one (0 for a null) in a
+     * varint, then its bytes;
+     * its position is the array's number in the high 32 bits and the offset in the low 32.
+     */
+    static final class Arena {
+        static final int CHUNK = 1 << 20;
+
+        private final List<byte[]> chunks = new ArrayList<>();
+        private byte[] current;
+        private int position;
+
+        long write(String[] fields) {
+            byte[][] encoded = new byte[fields.length][];
+            int size = 0;
+            for (int i = 0; i < fields.length; i++) {
+                encoded[i] = fields[i] == null ? null : encode(fields[i]);
+                int length = encoded[i] == null ? 0 : encoded[i].length;
+                size += varintSize(length + 1) + length;
+            }
+            if (current == null || current.length - position < size) {
+                current = new byte[Math.max(CHUNK, size)];
+                chunks.add(current);
+                position = 0;
+            }
+            long at = ((long) (chunks.size() - 1) << 32) | position;
+            for (byte[] bytes : encoded) {
+                position = writeVarint(current, position, bytes == null ? 0 : bytes.length + 1);
+                if (bytes != null) {
+                    System.arraycopy(bytes, 0, current, position, bytes.length);
+                    position += bytes.length;
+                }
+            }
+            return at;
+        }
+
+        /** The field's string, or null. */
+        String string(long at, int field) {
+            byte[] chunk = chunks.get((int) (at >>> 32));
+            int offset = skipTo(chunk, (int) at, field);
+            int lengthPlusOne = readVarint(chunk, offset);
+            if (lengthPlusOne == 0) {
+                return null;
+            }
+            return decode(chunk, offset + varintSize(lengthPlusOne), lengthPlusOne - 1);
+        }
+
+        /**
+         * Each UTF-16 char in one to three bytes as UTF-8 writes a char below U+10000, surrogates included (a
+         * surrogate pair is two chars of three bytes each, where UTF-8 proper would write four). Unlike
+         * {@code getBytes(UTF_8)}, which writes {@code ?} for a lone surrogate, this keeps every string as it came,
+         * so two different keys never encode alike, and a seat reads back exactly as it was granted.
+         */
+        static byte[] encode(String s) {
+            int size = 0;
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                size += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+            }
+            byte[] bytes = new byte[size];
+            int n = 0;
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c < 0x80) {
+                    bytes[n++] = (byte) c;
+                } else if (c < 0x800) {
+                    bytes[n++] = (byte) (0xC0 | (c >> 6));
+                    bytes[n++] = (byte) (0x80 | (c & 0x3F));
+                } else {
+                    bytes[n++] = (byte) (0xE0 | (c >> 12));
+                    bytes[n++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                    bytes[n++] = (byte) (0x80 | (c & 0x3F));
+                }
+            }
+            return bytes;
+        }
+
+        /** The string {@link #encode} wrote into {@code length} bytes from {@code start}. */
+        static String decode(byte[] from, int start, int length) {
+            char[] chars = new char[length];
+            int n = 0;
+            int end = start + length;
+            for (int i = start; i < end; ) {
+                int b = from[i] & 0xFF;
+                if (b < 0x80) {
+                    chars[n++] = (char) b;
+                    i++;
+                } else if (b < 0xE0) {
+                    chars[n++] = (char) (((b & 0x1F) << 6) | (from[i + 1] & 0x3F));
+                    i += 2;
+                } else {
+                    chars[n++] = (char) (((b & 0x0F) << 12) | ((from[i + 1] & 0x3F) << 6) | (from[i + 2] & 0x3F));
+                    i += 3;
+                }
+            }
+            return new String(chars, 0, n);
+        }
+
+        /** Whether the field holds exactly these {@link #encode encoded} bytes (false for a null field). */
+        boolean equals(long at, int field, byte[] value) {
+            byte[] chunk = chunks.get((int) (at >>> 32));
+            int offset = skipTo(chunk, (int) at, field);
+            int lengthPlusOne = readVarint(chunk, offset);
+            if (lengthPlusOne - 1 != value.length) {
+                return false;
+            }
+            int start = offset + varintSize(lengthPlusOne);
+            return Arrays.equals(chunk, start, start + value.length, value, 0, value.length);
+        }
+
+        private static int skipTo(byte[] chunk, int offset, int field) {
+            for (int i = 0; i < field; i++) {
+                int lengthPlusOne = readVarint(chunk, offset);
+                offset += varintSize(lengthPlusOne) + Math.max(0, lengthPlusOne - 1);
+            }
+            return offset;
+        }
+
+        private static int varintSize(int value) {
+            int size = 1;
+            while ((value >>>= 7) != 0) {
+                size++;
+            }
+            return size;
+        }
+
+        private static int writeVarint(byte[] into, int offset, int value) {
+            while ((value & ~0x7F) != 0) {
+                into[offset++] = (byte) ((value & 0x7F) | 0x80);
+                value >>>= 7;
+            }
+            into[offset++] = (byte) value;
+            return offset;
+        }
+
+        private static int readVarint(byte[] from, int offset) {
+            int value = 0;
+            for (int shift = 0; ; shift += 7) {
+                byte b = from[offset++];
+                value |= (b & 0x7F) << shift;
+                if (b >= 0) {
+                    return value;
+                }
+            }
         }
     }
 }
