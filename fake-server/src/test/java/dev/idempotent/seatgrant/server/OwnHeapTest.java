@@ -14,8 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code serve} on a durable store, started with no heap flag, serves from a child JVM with its own heap, and a
- * {@code kill -9} of the process the user started takes the child down too (else it would keep the H2 file).
- * On {@code --db mem}, whose seats live in the heap, it serves in the JVM it was started in.
+ * {@code kill -9} of the process the user started takes the child down too (else it would keep the store file).
+ * On {@code --db mem}, whose seats live in the heap, the child keeps the default heap; both get the collector
+ * settings.
  */
 class OwnHeapTest {
 
@@ -35,6 +36,7 @@ class OwnHeapTest {
             if (Files.exists(cmdline)) {
                 List<String> command = List.of(Files.readString(cmdline).split("\0"));
                 assertTrue(command.contains("-Xmx" + OwnHeap.HEAP), command::toString);
+                assertTrue(command.containsAll(OwnHeap.COLLECTOR), command::toString);
             }
             assertEquals(201, new Http(server.base()).grant("k-own-heap", Http.BODY).statusCode());
         } finally {
@@ -44,10 +46,23 @@ class OwnHeapTest {
     }
 
     @Test
-    void aServerInMemoryServesInItsOwnJvm() throws Exception {
-        try (JavaProcess.Server server = JavaProcess.startServer("--db", "mem")) {
+    void aServerInMemoryServesFromAChildWithTheCollectorSettingsAndNoHeapCap() throws Exception {
+        JavaProcess.Server server = JavaProcess.startServer("--db", "mem");
+        ProcessHandle child;
+        try {
+            List<ProcessHandle> children = server.process().children().toList();
+            assertEquals(1, children.size(), children::toString);
+            child = children.get(0);
+            Path cmdline = Path.of("/proc", String.valueOf(child.pid()), "cmdline");
+            if (Files.exists(cmdline)) {
+                List<String> command = List.of(Files.readString(cmdline).split("\0"));
+                assertTrue(command.containsAll(OwnHeap.COLLECTOR), command::toString);
+                assertTrue(command.stream().noneMatch(arg -> arg.startsWith("-Xmx")), command::toString);
+            }
             assertEquals(201, new Http(server.base()).grant("k-mem", Http.BODY).statusCode());
-            assertEquals(Optional.empty(), server.process().children().findAny());
+        } finally {
+            server.kill9();
         }
+        Await.until(Duration.ofSeconds(30), "the child to die with its parent", () -> !child.isAlive());
     }
 }

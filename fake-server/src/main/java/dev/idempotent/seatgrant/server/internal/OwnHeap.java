@@ -9,19 +9,30 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
- * Gives a durable server a heap of its own size when nobody chose one. A JVM started with no flags may grow its
- * heap to a quarter of the machine's memory, and under load it does: gigabytes of resident memory for a server
- * whose live data on a file or PostgreSQL store is a few tens of megabytes (the seats live in the database, the
- * journal and the per-key fault state are bounded). So {@code serve} on such a store, started with no heap flag,
- * runs itself again as a child JVM with {@link #HEAP} and waits for it, passing its exit code on.
+ * Gives a server the JVM settings its store needs when nobody chose any, by running {@code serve} again as a
+ * child JVM and waiting for it, passing its exit code on. Every child gets the collector settings in
+ * {@link #COLLECTOR}: with the JVM's own, G1 lets the young generation grow to hundreds of megabytes, and a young
+ * pause over it was what the in-memory server's p99 was made of (docs/benchmarks.md).
+ *
+ * <ul>
+ *   <li><b>A durable store</b> (file or PostgreSQL) also gets a heap of its own size, {@link #HEAP}. A JVM started
+ *       with no flags may grow its heap to a quarter of the machine's memory, and under load it does: gigabytes of
+ *       resident memory for a server whose live data is a few tens of megabytes (the seats live in the database,
+ *       the journal and the per-key fault state are bounded).</li>
+ *   <li><b>A store in the heap</b> ({@code --db mem}) keeps the JVM's default heap, since its seats grow with
+ *       every grant.</li>
+ * </ul>
  *
  * <p>What it keeps: the child writes to the same stdout and stderr, so the "listening on" line is the child's;
  * SIGTERM or Ctrl-C to the parent stops the child gracefully; {@code kill -9} of the parent closes the child's
  * stdin, and the child then halts at once, as if it had been killed itself (what it committed is in the store).
  * What turns it off: any heap flag ({@code -Xmx}, {@code -XX:MaxHeapSize}, {@code -XX:MaxRAMPercentage}, ... on
- * the command line or in {@code JAVA_TOOL_OPTIONS}), or {@code --db mem}, whose seats live in the heap.
+ * the command line or in {@code JAVA_TOOL_OPTIONS}), and for a store in the heap, whose child would add nothing
+ * else, any flag that chooses the collector or sizes the young generation. A durable store's child then gets
+ * the heap alone, and the user's collector flags with the rest of the parent's.
  *
  * <p>What it costs is a second JVM's start, so the parent starts the child before it does anything else: it reads
  * no flag but {@code --db}, {@code --help} and {@code --version} (the child reads and checks them all, and its
@@ -34,11 +45,39 @@ public final class OwnHeap {
     /** The heap a durable server gets when nobody chose one; see docs/benchmarks.md for what it holds. */
     public static final String HEAP = "256m";
 
+    /**
+     * The child's collector: G1 named (a small machine would otherwise get the serial collector, whose full
+     * collections of a heap of seats take seconds), a young generation of at most 64 MB, so a young pause copies
+     * at most that much, and no survivor ageing: what outlives one young collection here (a request's journal
+     * entry, the seats of a store in the heap) outlives many, and is copied once, not up to fifteen times.
+     */
+    public static final List<String> COLLECTOR =
+            List.of("-XX:+UseG1GC", "-XX:MaxNewSize=64m", "-XX:MaxTenuringThreshold=0");
+
     /** Set on the child's command line; marks a JVM that is already the child. */
     static final String CHILD_PROPERTY = "fake-server.own-heap";
 
     /** Lower-case prefixes of the flags that size the heap; -XX:MaxRAM also covers MaxRAMPercentage and Fraction. */
     private static final List<String> HEAP_FLAGS = List.of("-xmx", "-xx:maxheapsize", "-xx:maxram");
+
+    /**
+     * Lower-case prefixes of the flags that size the young generation or set the pause goal; a flag that picks a
+     * collector ({@code -XX:+UseZGC}, {@code -XX:-UseG1GC}, ...) is found by {@link #COLLECTOR_CHOICE}.
+     */
+    private static final List<String> YOUNG_GENERATION_FLAGS = List.of("-xmn", "-xx:newsize", "-xx:maxnewsize",
+            "-xx:maxtenuringthreshold", "-xx:newratio", "-xx:maxgcpausemillis");
+
+    private static final Pattern COLLECTOR_CHOICE = Pattern.compile("-xx:[+-]use[a-z0-9]*gc");
+
+    /** Where {@code serve ARGS} keeps its seats, as far as the child's settings go. */
+    enum Store {
+        /** A file or a database server: the child gets {@link #HEAP} and {@link #COLLECTOR}. */
+        DURABLE,
+        /** {@code mem} or an H2 in-memory URL: the child gets {@link #COLLECTOR}. */
+        IN_HEAP,
+        /** Help or the version: nothing is served, so no child. */
+        NONE
+    }
 
     private OwnHeap() {
     }
@@ -69,14 +108,19 @@ public final class OwnHeap {
     }
 
     /**
-     * Runs {@code serve ARGS} again in a child JVM with its own heap, if this JVM should: not when it is the child,
-     * when a heap flag was given, when the arguments ask for help or the version, or when {@code --db} names a
-     * store in the heap ({@code mem}, a {@code jdbc:h2:mem:} URL).
+     * Runs {@code serve ARGS} again in a child JVM with the settings its store needs, if this JVM should: not when
+     * it is the child, when a heap flag was given, when the arguments ask for help or the version, or, for a store
+     * in the heap, when a collector flag was given.
      *
      * @return the child's exit code, or empty when this JVM should serve itself
      */
     public static Optional<Integer> relaunch(List<String> serveArgs, PrintStream err) {
-        if (isChild() || heapChosen() || !wantsOwnHeap(serveArgs)) {
+        if (isChild()) {
+            return Optional.empty();
+        }
+        List<String> inputArguments = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        Optional<List<String>> flags = childFlags(store(serveArgs), inputArguments);
+        if (flags.isEmpty()) {
             return Optional.empty();
         }
         Optional<String> java = ProcessHandle.current().info().command();
@@ -86,18 +130,19 @@ public final class OwnHeap {
         }
         List<String> command = new ArrayList<>();
         command.add(java.get());
-        command.add("-Xmx" + HEAP);
-        command.add("-D" + CHILD_PROPERTY + "=" + HEAP);
+        command.addAll(flags.get());
+        command.add("-D" + CHILD_PROPERTY + "=true");
         // A JVM logs its warnings to stdout, which carries the one line a script reads; send them to stderr.
         command.add("-Xlog:disable");
         command.add("-Xlog:all=warning:stderr");
         // SQLite's JDBC driver loads its native library; JDK 24 and later warn about that unless it is allowed
         // (the jar's manifest allows it for java -jar, which the child is not started with).
         command.add("--enable-native-access=ALL-UNNAMED");
-        Optional<StartupArchive.Plan> archive = StartupArchive.plan(classPath, HEAP, StartupArchive.userCache());
+        Optional<StartupArchive.Plan> archive = StartupArchive.plan(classPath, String.join(" ", flags.get()),
+                StartupArchive.userCache());
         archive.ifPresent(plan -> command.addAll(plan.flags()));
-        // The parent's own JVM flags (system properties, agents) carry over; it had no heap flag of its own.
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        // The parent's own JVM flags (system properties, agents) carry over; none of them is one the child sets.
+        command.addAll(inputArguments);
         command.add("-cp");
         command.add(classPath);
         command.add("dev.idempotent.seatgrant.server.Main");
@@ -111,7 +156,8 @@ public final class OwnHeap {
                     .start();
         } catch (IOException e) {
             // Cannot start a JVM here (no java binary we may run): serve in this one rather than not at all.
-            err.println("fake-server: serving with the JVM's default heap (could not start one of " + HEAP + ")");
+            err.println("fake-server: serving with this JVM's settings (could not start a JVM with "
+                    + String.join(" ", flags.get()) + ")");
             return Optional.empty();
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -138,15 +184,35 @@ public final class OwnHeap {
     }
 
     /**
-     * Whether {@code serve ARGS} would serve a store outside the heap. A light look at the arguments, not the
-     * parser: the child parses them all, and starting it before anything else is what keeps the start short.
+     * The flags the child gets for this store, given the JVM flags this one was started with; empty when there
+     * should be no child.
      */
-    static boolean wantsOwnHeap(List<String> serveArgs) {
+    static Optional<List<String>> childFlags(Store store, List<String> inputArguments) {
+        if (store == Store.NONE || chosen(inputArguments, HEAP_FLAGS)) {
+            return Optional.empty();
+        }
+        boolean collectorChosen = chosen(inputArguments, YOUNG_GENERATION_FLAGS) || inputArguments.stream()
+                .anyMatch(arg -> COLLECTOR_CHOICE.matcher(arg.toLowerCase(Locale.ROOT)).matches());
+        List<String> flags = new ArrayList<>();
+        if (store == Store.DURABLE) {
+            flags.add("-Xmx" + HEAP);
+        }
+        if (!collectorChosen) {
+            flags.addAll(COLLECTOR);
+        }
+        return flags.isEmpty() ? Optional.empty() : Optional.of(List.copyOf(flags));
+    }
+
+    /**
+     * Where {@code serve ARGS} keeps its seats. A light look at the arguments, not the parser: the child parses
+     * them all, and starting it before anything else is what keeps the start short.
+     */
+    static Store store(List<String> serveArgs) {
         String db = null;
         for (int i = 0; i < serveArgs.size(); i++) {
             String arg = serveArgs.get(i);
             if (arg.equals("--help") || arg.equals("-h") || arg.equals("--version")) {
-                return false;
+                return Store.NONE;
             }
             if (arg.equals("--db") && i + 1 < serveArgs.size()) {
                 db = serveArgs.get(++i);
@@ -155,17 +221,17 @@ public final class OwnHeap {
             }
         }
         if (db == null) {
-            return true;
+            return Store.DURABLE;
         }
         String lower = db.toLowerCase(Locale.ROOT);
-        return !lower.equals("mem") && !lower.startsWith("jdbc:h2:mem:");
+        return lower.equals("mem") || lower.startsWith("jdbc:h2:mem:") ? Store.IN_HEAP : Store.DURABLE;
     }
 
-    private static boolean heapChosen() {
-        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+    private static boolean chosen(List<String> inputArguments, List<String> prefixes) {
+        for (String arg : inputArguments) {
             String flag = arg.toLowerCase(Locale.ROOT);
-            for (String heapFlag : HEAP_FLAGS) {
-                if (flag.startsWith(heapFlag)) {
+            for (String prefix : prefixes) {
+                if (flag.startsWith(prefix)) {
                     return true;
                 }
             }

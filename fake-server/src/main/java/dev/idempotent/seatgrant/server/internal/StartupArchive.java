@@ -21,9 +21,10 @@ import java.util.Optional;
  * the child exits; every later start of the same jar on the same JVM uses it.
  *
  * <p>The archive lives in the user's cache directory ({@code $XDG_CACHE_HOME/fake-server}, else
- * {@code ~/.cache/fake-server}), created readable by its owner alone, one file per jar and JVM: its name is a
- * hash of the jar's path, size and modification time and of the JVM's home and version, so a rebuilt jar or
- * another JDK gets an archive of its own, and older ones of the same jar are deleted. JDK 19 and later make and
+ * {@code ~/.cache/fake-server}), created readable by its owner alone, one file per jar, JVM and child flags: its
+ * name is a hash of the jar's path, size and modification time, of the JVM's home and version and of the flags
+ * {@link OwnHeap} gives the child, so a rebuilt jar or another JDK gets an archive of its own, and older ones of
+ * the same jar and flags are deleted. JDK 19 and later make and
  * check the archive themselves ({@code -XX:+AutoCreateSharedArchive}); JDK 17 and 18 dump it at exit to a file
  * of the child's own, which the parent then renames into place, so a reader never sees half an archive. The JVM
  * checks an archive against the classpath and itself before it maps anything, and starts without one it cannot
@@ -71,7 +72,8 @@ final class StartupArchive {
     }
 
     /**
-     * The archive flags for a child started with {@code classPath} and {@code heap}, keeping its archive in
+     * The archive flags for a child started with {@code classPath} and {@code heap} (its heap and collector flags),
+     * keeping its archive in
      * {@code cache}, or empty when there should be none.
      */
     static Optional<Plan> plan(String classPath, String heap, Optional<Path> cache) {
@@ -83,7 +85,9 @@ final class StartupArchive {
             if (cache.isEmpty() || !Files.isRegularFile(jar)) {
                 return Optional.empty();
             }
-            String jarKey = hash(jar.toString()).substring(0, 16);
+            // One archive per jar and per set of child flags (a durable store's and a store in the heap's), so
+            // the two kinds of start do not delete each other's archive.
+            String jarKey = hash(jar + "|" + heap).substring(0, 16);
             String key = hash(jar + "|" + Files.size(jar) + "|" + Files.getLastModifiedTime(jar).toMillis() + "|"
                     + System.getProperty("java.home") + "|" + System.getProperty("java.vm.version") + "|" + heap);
             Path archive = cache.get().resolve(PREFIX + jarKey + "-" + key.substring(0, 16) + ".jsa");

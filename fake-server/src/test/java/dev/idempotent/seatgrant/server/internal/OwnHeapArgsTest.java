@@ -1,31 +1,64 @@
 package dev.idempotent.seatgrant.server.internal;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.idempotent.seatgrant.server.internal.OwnHeap.Store;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The launcher starts its own-heap child before it parses the flags, from a light look at them: a child for a
- * store outside the heap, none for one inside it or for help and the version.
+ * The launcher starts its child before it parses the flags, from a light look at them: the collector settings
+ * for every store and a heap of its own for one outside the heap, none for help and the version, and only what
+ * the user's own JVM flags did not choose already.
  */
 class OwnHeapArgsTest {
 
     @Test
-    void aDurableStoreGetsAChild() {
-        assertTrue(OwnHeap.wantsOwnHeap(List.of()));
-        assertTrue(OwnHeap.wantsOwnHeap(List.of("--port", "0", "--db", "sqlite:/tmp/seats")));
-        assertTrue(OwnHeap.wantsOwnHeap(List.of("--db=jdbc:postgresql://db/seats")));
-        assertTrue(OwnHeap.wantsOwnHeap(List.of("--db", "mem", "--db", "/tmp/seats")), "the last --db wins");
+    void aDurableStoreIsFoundFromTheLastDb() {
+        assertEquals(Store.DURABLE, OwnHeap.store(List.of()));
+        assertEquals(Store.DURABLE, OwnHeap.store(List.of("--port", "0", "--db", "sqlite:/tmp/seats")));
+        assertEquals(Store.DURABLE, OwnHeap.store(List.of("--db=jdbc:postgresql://db/seats")));
+        assertEquals(Store.DURABLE, OwnHeap.store(List.of("--db", "mem", "--db", "/tmp/seats")), "the last --db wins");
     }
 
     @Test
-    void aStoreInTheHeapOrHelpGetsNone() {
-        assertFalse(OwnHeap.wantsOwnHeap(List.of("--db", "mem")));
-        assertFalse(OwnHeap.wantsOwnHeap(List.of("--db=MEM")));
-        assertFalse(OwnHeap.wantsOwnHeap(List.of("--db", "jdbc:h2:mem:x")));
-        assertFalse(OwnHeap.wantsOwnHeap(List.of("--port", "0", "--help")));
-        assertFalse(OwnHeap.wantsOwnHeap(List.of("--version")));
+    void aStoreInTheHeapOrHelpIsFound() {
+        assertEquals(Store.IN_HEAP, OwnHeap.store(List.of("--db", "mem")));
+        assertEquals(Store.IN_HEAP, OwnHeap.store(List.of("--db=MEM")));
+        assertEquals(Store.IN_HEAP, OwnHeap.store(List.of("--db", "jdbc:h2:mem:x")));
+        assertEquals(Store.NONE, OwnHeap.store(List.of("--port", "0", "--help")));
+        assertEquals(Store.NONE, OwnHeap.store(List.of("--db", "mem", "--version")));
+    }
+
+    @Test
+    void eachStoreGetsItsFlagsWhenNobodyChoseAny() {
+        List<String> plain = List.of("-Dsome.property=1", "-XX:+UseCompressedOops");
+        List<String> durable = new ArrayList<>(List.of("-Xmx" + OwnHeap.HEAP));
+        durable.addAll(OwnHeap.COLLECTOR);
+        assertEquals(Optional.of(durable), OwnHeap.childFlags(Store.DURABLE, plain));
+        assertEquals(Optional.of(OwnHeap.COLLECTOR), OwnHeap.childFlags(Store.IN_HEAP, plain));
+        assertEquals(Optional.empty(), OwnHeap.childFlags(Store.NONE, plain));
+    }
+
+    @Test
+    void aHeapFlagTurnsEitherChildOff() {
+        for (String flag : List.of("-Xmx1g", "-XX:MaxHeapSize=1g", "-XX:MaxRAMPercentage=50")) {
+            assertEquals(Optional.empty(), OwnHeap.childFlags(Store.DURABLE, List.of(flag)), flag);
+            assertEquals(Optional.empty(), OwnHeap.childFlags(Store.IN_HEAP, List.of(flag)), flag);
+        }
+    }
+
+    @Test
+    void aCollectorFlagTurnsTheInHeapChildOffAndCarriesOverToTheDurableOne() {
+        for (String flag : List.of("-XX:+UseZGC", "-XX:-UseG1GC", "-XX:+UseSerialGC", "-Xmn32m",
+                "-XX:MaxNewSize=128m", "-XX:MaxGCPauseMillis=50")) {
+            assertEquals(Optional.empty(), OwnHeap.childFlags(Store.IN_HEAP, List.of(flag)), flag);
+            // The durable child still gets its heap, and the user's flag goes to it with the others (a second
+            // collector on one command line would stop the JVM).
+            assertEquals(Optional.of(List.of("-Xmx" + OwnHeap.HEAP)), OwnHeap.childFlags(Store.DURABLE, List.of(flag)),
+                    flag);
+        }
     }
 }

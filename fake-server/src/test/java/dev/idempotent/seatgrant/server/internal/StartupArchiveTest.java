@@ -56,6 +56,20 @@ class StartupArchiveTest {
     }
 
     @Test
+    void childrenWithOtherFlagsKeepArchivesOfTheirOwn() throws Exception {
+        Path cache = Files.createDirectories(dir.resolve("cache"));
+        StartupArchive.Plan durable = StartupArchive.plan(jar().toString(), "-Xmx256m", Optional.of(cache))
+                .orElseThrow();
+        Files.writeString(durable.archive(), "the durable store's child's archive");
+
+        StartupArchive.Plan inHeap = StartupArchive.plan(jar().toString(), "-XX:+UseG1GC -XX:MaxNewSize=64m",
+                Optional.of(cache)).orElseThrow();
+
+        assertFalse(inHeap.archive().equals(durable.archive()));
+        assertTrue(Files.exists(durable.archive()), "a start on the other kind of store keeps this archive");
+    }
+
+    @Test
     void onJdk17AnArchiveIsDumpedAsideAndMovedInOnlyOnceWritten() throws Exception {
         Path cache = Files.createDirectories(dir.resolve("cache"));
         StartupArchive.Plan plan = StartupArchive.plan(jar().toString(), "256m", Optional.of(cache)).orElseThrow();
