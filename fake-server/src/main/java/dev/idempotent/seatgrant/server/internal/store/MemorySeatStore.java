@@ -23,9 +23,11 @@ import java.util.function.IntPredicate;
  * live for the rest of the run, so each young collection copied the seats made since the one before, and with
  * a dozen small objects per seat (the record, its strings, an {@code Instant}, map nodes) those copies were
  * the pauses that made the p99 (docs/benchmarks.md). So a seat here is no object at all: its strings are written,
- * with a length before each, into large byte arrays ({@link Arena}), its time into two primitive arrays,
- * and the three ways to find it (by key, by seat id, by user) are open-addressing tables of row numbers. A
- * collection has nothing per seat to copy or to scan; {@link Seat}s are made again when a reader asks.
+ * with a length before each, into large byte arrays ({@link Arena}), its time into columns of primitive arrays,
+ * and the three ways to find it (by key, by seat id, by user) are hash tables of row numbers ({@link Index}). A
+ * collection has nothing per seat to copy or to scan; {@link Seat}s are made again when a reader asks. Nothing
+ * grows by copying all it holds at once, either: at a million seats such a copy was a stall every grant of the
+ * moment waited on.
  *
  * <p>A row is a seat and the key it was written under. Claims in flight (a key claimed, its seat not yet
  * written) are few and short-lived, and stay plain objects in a map until they complete or are released.
@@ -38,7 +40,9 @@ import java.util.function.IntPredicate;
 public final class MemorySeatStore implements SeatStore {
 
     private static final int MAX_DUPLICATE_GROUPS = 1000;
-    private static final int FIRST_CAPACITY = 1024;
+    private static final int PAGE_BITS = 14;
+    /** Rows per page of a column: 16,384, 64 or 128 KB. */
+    private static final int PAGE = 1 << PAGE_BITS;
 
     /** The order of a row's strings in the arena. */
     private static final int ID = 0;
@@ -218,7 +222,7 @@ public final class MemorySeatStore implements SeatStore {
                 return seats;
             }
             for (int i = 0; i < rows.count && seats.size() < limit; i++) {
-                int row = rows.byTime[i];
+                int row = rows.byTime.get(i);
                 if ((workspaceId == null || rows.equals(row, WORKSPACE, workspaceId))
                         && (userId == null || rows.equals(row, USER, userId))) {
                     seats.add(rows.seat(row));
@@ -235,8 +239,8 @@ public final class MemorySeatStore implements SeatStore {
             record Named(String workspaceId, String userId, int user) { }
             List<Named> users = new ArrayList<>();
             for (int user = 0; user < rows.users; user++) {
-                if (rows.userSeats[user] > 1) {
-                    int row = rows.userFirst[user];
+                if (rows.userSeats.get(user) > 1) {
+                    int row = rows.userFirst.get(user);
                     users.add(new Named(rows.string(row, WORKSPACE), rows.string(row, USER), user));
                 }
             }
@@ -280,8 +284,8 @@ public final class MemorySeatStore implements SeatStore {
     }
 
     /**
-     * The seats, numbered in the order they were added. Not thread-safe: the store's lock guards it. Each array
-     * below is indexed by row (or by user number) and grows by doubling; the arena holds the strings.
+     * The seats, numbered in the order they were added. Not thread-safe: the store's lock guards it. Each column
+     * below is indexed by row (or by user number) and grows a page at a time; the arena holds the strings.
      */
     private static final class Rows {
         final Map<String, Claim> claims = new HashMap<>();
@@ -290,33 +294,27 @@ public final class MemorySeatStore implements SeatStore {
         /** Rows that were written under a key. */
         long keyed;
         /** Where each row's strings start in the arena. */
-        long[] at = new long[FIRST_CAPACITY];
-        long[] createdSeconds = new long[FIRST_CAPACITY];
-        int[] createdNanos = new int[FIRST_CAPACITY];
+        final LongColumn at = new LongColumn();
+        final LongColumn createdSeconds = new LongColumn();
+        final IntColumn createdNanos = new IntColumn();
         /** The next row of the same user, in the order added; -1 at the end. */
-        int[] nextOfUser = new int[FIRST_CAPACITY];
+        final IntColumn nextOfUser = new IntColumn();
         /** Every row, oldest first (by time, then id): kept sorted as rows come, so readers never sort them all. */
-        int[] byTime = new int[FIRST_CAPACITY];
+        final IntColumn byTime = new IntColumn();
         final Index byKey = new Index();
         final Index byId = new Index();
         /** (workspace, user) to a user number; the user's first row stands for its names. */
         final Index byUser = new Index();
+        /** What the indexes hash with: a key of this store's own, see {@link SipHash}. */
+        final SipHash sipHash = SipHash.withRandomKey();
         int users;
-        int[] userFirst = new int[FIRST_CAPACITY];
-        int[] userLast = new int[FIRST_CAPACITY];
-        int[] userSeats = new int[FIRST_CAPACITY];
+        final IntColumn userFirst = new IntColumn();
+        final IntColumn userLast = new IntColumn();
+        final IntColumn userSeats = new IntColumn();
         /** Whether every user's rows were added oldest first, so following nextOfUser needs no sort. */
         boolean addedInTimeOrder = true;
 
         void add(Seat seat, String key, String requestHash) {
-            if (count == at.length) {
-                int n = count * 2;
-                at = Arrays.copyOf(at, n);
-                createdSeconds = Arrays.copyOf(createdSeconds, n);
-                createdNanos = Arrays.copyOf(createdNanos, n);
-                nextOfUser = Arrays.copyOf(nextOfUser, n);
-                byTime = Arrays.copyOf(byTime, n);
-            }
             int row = count;
             String[] fields = new String[FIELDS];
             fields[ID] = seat.id();
@@ -325,15 +323,15 @@ public final class MemorySeatStore implements SeatStore {
             fields[KEY] = key;
             fields[REQUEST_HASH] = requestHash;
             fields[ROLE] = seat.role();
-            at[row] = arena.write(fields);
-            createdSeconds[row] = seat.createdAt().getEpochSecond();
-            createdNanos[row] = seat.createdAt().getNano();
-            nextOfUser[row] = -1;
+            at.set(row, arena.write(fields));
+            createdSeconds.set(row, seat.createdAt().getEpochSecond());
+            createdNanos.set(row, seat.createdAt().getNano());
+            nextOfUser.set(row, -1);
             count++;
             placeByTime(row);
-            byId.put(seat.id().hashCode(), row);
+            byId.put(hash(Arena.encode(seat.id())), row);
             if (key != null) {
-                byKey.put(key.hashCode(), row);
+                byKey.put(hash(Arena.encode(key)), row);
                 keyed++;
             }
             addToUser(row, seat.workspaceId(), seat.userId());
@@ -343,22 +341,24 @@ public final class MemorySeatStore implements SeatStore {
         private void placeByTime(int row) {
             int end = count - 1;
             int low = end;
-            while (low > 0 && olderFirst(row, byTime[low - 1]) < 0) {
+            while (low > 0 && olderFirst(row, byTime.get(low - 1)) < 0) {
                 low--;
                 if (end - low > 16) {
                     low = binarySearch(row, 0, low); // far out of order: find its place without walking
                     break;
                 }
             }
-            System.arraycopy(byTime, low, byTime, low + 1, end - low);
-            byTime[low] = row;
+            for (int i = end; i > low; i--) {
+                byTime.set(i, byTime.get(i - 1));
+            }
+            byTime.set(low, row);
         }
 
         /** The first index in byTime[from, to) whose row sorts after {@code row}. */
         private int binarySearch(int row, int from, int to) {
             while (from < to) {
                 int mid = (from + to) >>> 1;
-                if (olderFirst(byTime[mid], row) <= 0) {
+                if (olderFirst(byTime.get(mid), row) <= 0) {
                     from = mid + 1;
                 } else {
                     to = mid;
@@ -370,53 +370,60 @@ public final class MemorySeatStore implements SeatStore {
         private void addToUser(int row, String workspaceId, String userId) {
             int user = user(workspaceId, userId);
             if (user < 0) {
-                if (users == userFirst.length) {
-                    userFirst = Arrays.copyOf(userFirst, users * 2);
-                    userLast = Arrays.copyOf(userLast, users * 2);
-                    userSeats = Arrays.copyOf(userSeats, users * 2);
-                }
                 user = users++;
-                userFirst[user] = row;
-                userLast[user] = row;
-                userSeats[user] = 1;
-                byUser.put(userHash(workspaceId, userId), user);
+                userFirst.set(user, row);
+                userLast.set(user, row);
+                userSeats.set(user, 1);
+                byUser.put(userHash(Arena.encode(workspaceId), Arena.encode(userId)), user);
                 return;
             }
-            if (olderFirst(row, userLast[user]) < 0) {
+            if (olderFirst(row, userLast.get(user)) < 0) {
                 addedInTimeOrder = false;
             }
-            nextOfUser[userLast[user]] = row;
-            userLast[user] = row;
-            userSeats[user]++;
+            nextOfUser.set(userLast.get(user), row);
+            userLast.set(user, row);
+            userSeats.set(user, userSeats.get(user) + 1);
         }
 
         /** The user number of (workspace, user), or -1. */
         int user(String workspaceId, String userId) {
             byte[] workspace = Arena.encode(workspaceId);
             byte[] user = Arena.encode(userId);
-            return byUser.find(userHash(workspaceId, userId), u -> arena.equals(at[userFirst[u]], WORKSPACE, workspace)
-                    && arena.equals(at[userFirst[u]], USER, user));
+            return byUser.find(userHash(workspace, user), u -> arena.equals(at.get(userFirst.get(u)), WORKSPACE,
+                    workspace) && arena.equals(at.get(userFirst.get(u)), USER, user));
         }
 
-        private static int userHash(String workspaceId, String userId) {
-            return workspaceId.hashCode() * 31 + userId.hashCode();
+        private int hash(byte[] encoded) {
+            return (int) sipHash.hash(encoded);
+        }
+
+        /** One hash of both names, the workspace's length first, so ("ab", "c") and ("a", "bc") differ. */
+        private int userHash(byte[] workspace, byte[] user) {
+            byte[] both = new byte[4 + workspace.length + user.length];
+            both[0] = (byte) (workspace.length >>> 24);
+            both[1] = (byte) (workspace.length >>> 16);
+            both[2] = (byte) (workspace.length >>> 8);
+            both[3] = (byte) workspace.length;
+            System.arraycopy(workspace, 0, both, 4, workspace.length);
+            System.arraycopy(user, 0, both, 4 + workspace.length, user.length);
+            return hash(both);
         }
 
         int withKey(String key) {
             byte[] bytes = Arena.encode(key);
-            return byKey.find(key.hashCode(), row -> arena.equals(at[row], KEY, bytes));
+            return byKey.find(hash(bytes), row -> arena.equals(at.get(row), KEY, bytes));
         }
 
         int withId(String id) {
             byte[] bytes = Arena.encode(id);
-            return byId.find(id.hashCode(), row -> arena.equals(at[row], ID, bytes));
+            return byId.find(hash(bytes), row -> arena.equals(at.get(row), ID, bytes));
         }
 
         /** A user's rows, oldest first (by time, then id). */
         int[] oldestFirst(int user) {
-            int[] found = new int[userSeats[user]];
+            int[] found = new int[userSeats.get(user)];
             int n = 0;
-            for (int row = userFirst[user]; row >= 0; row = nextOfUser[row]) {
+            for (int row = userFirst.get(user); row >= 0; row = nextOfUser.get(row)) {
                 found[n++] = row;
             }
             if (!addedInTimeOrder) {
@@ -431,116 +438,207 @@ public final class MemorySeatStore implements SeatStore {
 
         /** Orders rows as the database stores' ORDER BY created_at, id does. */
         int olderFirst(int a, int b) {
-            int c = Long.compare(createdSeconds[a], createdSeconds[b]);
+            int c = Long.compare(createdSeconds.get(a), createdSeconds.get(b));
             if (c == 0) {
-                c = Integer.compare(createdNanos[a], createdNanos[b]);
+                c = Integer.compare(createdNanos.get(a), createdNanos.get(b));
             }
             return c != 0 ? c : string(a, ID).compareTo(string(b, ID));
         }
 
         Seat seat(int row) {
             return new Seat(string(row, ID), string(row, WORKSPACE), string(row, USER), string(row, ROLE),
-                    Instant.ofEpochSecond(createdSeconds[row], createdNanos[row]));
+                    Instant.ofEpochSecond(createdSeconds.get(row), createdNanos.get(row)));
         }
 
         String string(int row, int field) {
-            return arena.string(at[row], field);
+            return arena.string(at.get(row), field);
         }
 
         boolean equals(int row, int field, String value) {
-            return arena.equals(at[row], field, Arena.encode(value));
+            return arena.equals(at.get(row), field, Arena.encode(value));
         }
     }
 
     /**
-     * An open-addressing hash table from a hash to an int (a row or a user number), with linear probing and no
-     * removal (a reset replaces the whole store). It keeps each entry's hash, so growing never reads the arena;
-     * the caller says whether an entry with the same hash is the one it looks for.
+     * A hash table from a hash to an int (a row or a user number), with no removal (a reset replaces the whole
+     * store). It keeps each entry's hash, so growing never reads the arena; the caller says whether an entry with
+     * the same hash is the one it looks for.
      *
-     * <p>It grows a little at a time: a table of half a million rows took a fifth of a second to rehash at once,
-     * under the store's lock, which every grant waited on (a p99 of 170 ms in a round where no collector pause
-     * was longer than 40). So when it is half full it starts a table twice the size, puts new entries there, and
-     * each put moves {@link #MOVES_PER_PUT} slots of the old table across; lookups read the new table, then the
-     * old one, until every slot moved. That takes an eighth as many puts as the old table has slots, so the new
-     * table is less than a third full when the last one moves, and never starts growing again before that.
+     * <p>It never grows all at once. A table that doubled allocated and filled tens of megabytes at once at a
+     * million rows, under the store's lock, which every grant waited on: 100 to 200 ms, a p99 of its own. So this
+     * is extendible hashing: a directory, indexed by a hash's top bits, of buckets of {@link #BUCKET} slots, each an
+     * open-addressing table with linear probing. A bucket half full splits in two by its next bit (a few
+     * kilobytes moved), and the directory, a few thousand references at a million rows, doubles when a bucket
+     * needs one more bit than it has. A bucket whose entries a split cannot part (at {@link #MAX_DEPTH} bits,
+     * which only hashes alike to that depth reach) grows in place instead.
      */
     static final class Index {
-        private static final int MOVES_PER_PUT = 8;
+        static final int BUCKET = 1024;
+        /** The directory's bits at most: a million buckets. */
+        static final int MAX_DEPTH = 20;
 
-        /** The value plus one; 0 is an empty slot. */
-        private int[] slots = new int[FIRST_CAPACITY * 2];
-        private int[] hashes = new int[FIRST_CAPACITY * 2];
-        private int size;
-        /** While growing, the table entries are moved from; null when not growing. */
-        private int[] oldSlots;
-        private int[] oldHashes;
-        /** The next old slot to move. */
-        private int moved;
+        private static final class Bucket {
+            final int depth;
+            /** The value plus one; 0 is an empty slot. */
+            int[] slots;
+            int[] hashes;
+            int size;
+
+            Bucket(int depth, int capacity) {
+                this.depth = depth;
+                this.slots = new int[capacity];
+                this.hashes = new int[capacity];
+            }
+
+            int find(int hash, int mixed, IntPredicate matches) {
+                int mask = slots.length - 1;
+                for (int i = mixed & mask; slots[i] != 0; i = (i + 1) & mask) {
+                    if (hashes[i] == hash && matches.test(slots[i] - 1)) {
+                        return slots[i] - 1;
+                    }
+                }
+                return -1;
+            }
+
+            void insert(int hash, int slot) {
+                int mask = slots.length - 1;
+                int i = mix(hash) & mask;
+                while (slots[i] != 0) {
+                    i = (i + 1) & mask;
+                }
+                slots[i] = slot;
+                hashes[i] = hash;
+                size++;
+            }
+
+            void growInPlace() {
+                int[] oldSlots = slots;
+                int[] oldHashes = hashes;
+                slots = new int[oldSlots.length * 2];
+                hashes = new int[oldSlots.length * 2];
+                size = 0;
+                for (int i = 0; i < oldSlots.length; i++) {
+                    if (oldSlots[i] != 0) {
+                        insert(oldHashes[i], oldSlots[i]);
+                    }
+                }
+            }
+        }
+
+        private Bucket[] directory = {new Bucket(0, BUCKET)};
+        private int depth;
 
         /** The value whose entry has this hash and matches, or -1. */
         int find(int hash, IntPredicate matches) {
-            int found = find(slots, hashes, hash, matches);
-            return found >= 0 || oldSlots == null ? found : find(oldSlots, oldHashes, hash, matches);
-        }
-
-        private static int find(int[] slots, int[] hashes, int hash, IntPredicate matches) {
-            int mask = slots.length - 1;
-            for (int i = spread(hash) & mask; slots[i] != 0; i = (i + 1) & mask) {
-                if (hashes[i] == hash && matches.test(slots[i] - 1)) {
-                    return slots[i] - 1;
-                }
-            }
-            return -1;
+            int mixed = mix(hash);
+            return directory[bucketOf(mixed)].find(hash, mixed, matches);
         }
 
         /** Adds an entry the caller knows is not there yet. */
         void put(int hash, int value) {
-            if (oldSlots != null) {
-                moveSome();
-            } else if ((size + 1) * 2 > slots.length) {
-                oldSlots = slots;
-                oldHashes = hashes;
-                moved = 0;
-                slots = new int[oldSlots.length * 2];
-                hashes = new int[oldSlots.length * 2];
+            int mixed = mix(hash);
+            Bucket bucket = directory[bucketOf(mixed)];
+            while ((bucket.size + 1) * 2 > bucket.slots.length) {
+                if (bucket.depth < MAX_DEPTH) {
+                    split(bucket, mixed);
+                } else {
+                    bucket.growInPlace();
+                }
+                bucket = directory[bucketOf(mixed)];
             }
-            insert(slots, hashes, hash, value + 1);
-            size++;
+            bucket.insert(hash, value + 1);
         }
 
-        /** Moves the next few slots of the old table into the new one; drops the old one once all have moved. */
-        private void moveSome() {
-            int end = Math.min(oldSlots.length, moved + MOVES_PER_PUT);
-            for (; moved < end; moved++) {
-                if (oldSlots[moved] != 0) {
-                    insert(slots, hashes, oldHashes[moved], oldSlots[moved]);
+        /** The buckets in the directory (for the tests). */
+        int directorySize() {
+            return directory.length;
+        }
+
+        private int bucketOf(int mixed) {
+            return depth == 0 ? 0 : mixed >>> (32 - depth);
+        }
+
+        /** Splits the bucket that {@code mixed} falls in by the bit after its prefix. */
+        private void split(Bucket bucket, int mixed) {
+            if (bucket.depth == depth) {
+                Bucket[] doubled = new Bucket[directory.length * 2];
+                for (int i = 0; i < doubled.length; i++) {
+                    doubled[i] = directory[i >> 1];
+                }
+                directory = doubled;
+                depth++;
+            }
+            Bucket zero = new Bucket(bucket.depth + 1, bucket.slots.length);
+            Bucket one = new Bucket(bucket.depth + 1, bucket.slots.length);
+            int bit = 31 - bucket.depth;
+            for (int i = 0; i < bucket.slots.length; i++) {
+                if (bucket.slots[i] != 0) {
+                    int hash = bucket.hashes[i];
+                    ((mix(hash) >>> bit & 1) == 0 ? zero : one).insert(hash, bucket.slots[i]);
                 }
             }
-            if (moved == oldSlots.length) {
-                oldSlots = null;
-                oldHashes = null;
+            // The directory entries of this bucket are a run of 2^(depth - bucket depth); the first half take
+            // the prefix followed by 0.
+            int span = 1 << (depth - bucket.depth);
+            int first = bucketOf(mixed) & -span;
+            for (int i = 0; i < span; i++) {
+                directory[first + i] = i < span / 2 ? zero : one;
             }
         }
 
-        /** Whether a table is being grown (for the tests). */
-        boolean growing() {
-            return oldSlots != null;
+        /** A bijective mix (MurmurHash3's finalizer), so hashes that differ in a few bits spread over all of them. */
+        static int mix(int hash) {
+            int h = hash;
+            h ^= h >>> 16;
+            h *= 0x85ebca6b;
+            h ^= h >>> 13;
+            h *= 0xc2b2ae35;
+            h ^= h >>> 16;
+            return h;
+        }
+    }
+
+    /**
+     * An int per row (or per user), in pages of {@link #PAGE} that are never copied: a column that doubled
+     * instead copied and zeroed tens of megabytes at once at a million rows, a stall every grant of the moment
+     * waited on. The page list grows by doubling, but it is a few hundred references long at most.
+     */
+    static final class IntColumn {
+        private int[][] pages = new int[8][];
+
+        int get(int i) {
+            return pages[i >>> PAGE_BITS][i & (PAGE - 1)];
         }
 
-        private static void insert(int[] slots, int[] hashes, int hash, int slot) {
-            int mask = slots.length - 1;
-            int i = spread(hash) & mask;
-            while (slots[i] != 0) {
-                i = (i + 1) & mask;
+        void set(int i, int value) {
+            int page = i >>> PAGE_BITS;
+            if (page >= pages.length) {
+                pages = Arrays.copyOf(pages, Math.max(pages.length * 2, page + 1));
             }
-            slots[i] = slot;
-            hashes[i] = hash;
+            if (pages[page] == null) {
+                pages[page] = new int[PAGE];
+            }
+            pages[page][i & (PAGE - 1)] = value;
+        }
+    }
+
+    /** A long per row, in pages as {@link IntColumn} keeps its ints. */
+    static final class LongColumn {
+        private long[][] pages = new long[8][];
+
+        long get(int i) {
+            return pages[i >>> PAGE_BITS][i & (PAGE - 1)];
         }
 
-        /** Mixes the high bits in, as String hashes of similar keys differ mostly in their low ones. */
-        private static int spread(int hash) {
-            int h = hash * 0x9E3779B9;
-            return h ^ (h >>> 16);
+        void set(int i, long value) {
+            int page = i >>> PAGE_BITS;
+            if (page >= pages.length) {
+                pages = Arrays.copyOf(pages, Math.max(pages.length * 2, page + 1));
+            }
+            if (pages[page] == null) {
+                pages[page] = new long[PAGE];
+            }
+            pages[page][i & (PAGE - 1)] = value;
         }
     }
 

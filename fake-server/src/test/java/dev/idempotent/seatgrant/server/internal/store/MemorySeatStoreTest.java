@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -131,27 +132,40 @@ class MemorySeatStoreTest extends SeatStoreContract {
     }
 
     @Test
-    void theIndexFindsEveryEntryWhileItGrowsAndAfter() {
+    void theIndexFindsEveryEntryAsItSplitsItsBuckets() {
         MemorySeatStore.Index index = new MemorySeatStore.Index();
         int n = 100_000;
-        int checkedWhileGrowing = 0;
         for (int value = 0; value < n; value++) {
             index.put(value % 5000, value); // twenty entries to each hash: the caller's match decides among them
-            if (index.growing() && value < 10_000) {
-                assertAllFound(index, value + 1); // at every step of the first growths, half moved or not
-                checkedWhileGrowing++;
+            if (value < 20_000 && value % 500 == 0) {
+                assertAllFound(index, value + 1);
             }
         }
-        assertTrue(checkedWhileGrowing > 100, "checked while growing: " + checkedWhileGrowing);
         assertAllFound(index, n);
+        assertTrue(index.directorySize() > 64, "the buckets split: " + index.directorySize());
         assertEquals(-1, index.find(42, v -> v == n), "an entry never put");
         assertEquals(-1, index.find(5001, v -> true), "a hash never put");
     }
 
+    @Test
+    void entriesThatAllHashAlikeGrowTheirBucketInPlace() {
+        MemorySeatStore.Index index = new MemorySeatStore.Index();
+        int n = 3 * MemorySeatStore.Index.BUCKET; // more than one bucket holds, and no split can part them
+        for (int value = 0; value < n; value++) {
+            index.put(7, value);
+        }
+        assertAllFound(index, n, v -> 7);
+        assertEquals(1 << MemorySeatStore.Index.MAX_DEPTH, index.directorySize());
+    }
+
     private static void assertAllFound(MemorySeatStore.Index index, int count) {
+        assertAllFound(index, count, v -> v % 5000);
+    }
+
+    private static void assertAllFound(MemorySeatStore.Index index, int count, IntUnaryOperator hashOf) {
         for (int value = 0; value < count; value++) {
             int expected = value;
-            assertEquals(expected, index.find(value % 5000, v -> v == expected), () -> "entry " + expected);
+            assertEquals(expected, index.find(hashOf.applyAsInt(value), v -> v == expected), () -> "entry " + expected);
         }
     }
 
