@@ -61,11 +61,11 @@ public final class OwnHeap {
     private static final List<String> HEAP_FLAGS = List.of("-xmx", "-xx:maxheapsize", "-xx:maxram");
 
     /**
-     * Lower-case prefixes of the flags that size the young generation or set the pause goal; a flag that picks a
-     * collector ({@code -XX:+UseZGC}, {@code -XX:-UseG1GC}, ...) is found by {@link #COLLECTOR_CHOICE}.
+     * Lower-case prefixes of the flags that size the young generation or set how long objects age in it; a flag
+     * that picks a collector ({@code -XX:+UseZGC}, {@code -XX:-UseG1GC}, ...) is found by {@link #COLLECTOR_CHOICE}.
      */
     private static final List<String> YOUNG_GENERATION_FLAGS = List.of("-xmn", "-xx:newsize", "-xx:maxnewsize",
-            "-xx:maxtenuringthreshold", "-xx:newratio", "-xx:maxgcpausemillis");
+            "-xx:maxtenuringthreshold", "-xx:newratio");
 
     private static final Pattern COLLECTOR_CHOICE = Pattern.compile("-xx:[+-]use[a-z0-9]*gc");
 

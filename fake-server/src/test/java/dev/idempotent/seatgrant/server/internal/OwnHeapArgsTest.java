@@ -53,7 +53,7 @@ class OwnHeapArgsTest {
     @Test
     void aCollectorFlagTurnsTheInHeapChildOffAndCarriesOverToTheDurableOne() {
         for (String flag : List.of("-XX:+UseZGC", "-XX:-UseG1GC", "-XX:+UseSerialGC", "-Xmn32m",
-                "-XX:MaxNewSize=128m", "-XX:MaxGCPauseMillis=50")) {
+                "-XX:MaxNewSize=128m", "-XX:NewRatio=3", "-XX:MaxTenuringThreshold=4")) {
             assertEquals(Optional.empty(), OwnHeap.childFlags(Store.IN_HEAP, List.of(flag)), flag);
             // The durable child still gets its heap, and the user's flag goes to it with the others (a second
             // collector on one command line would stop the JVM).
