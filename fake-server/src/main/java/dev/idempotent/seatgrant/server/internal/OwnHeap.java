@@ -57,8 +57,13 @@ public final class OwnHeap {
     /** Set on the child's command line; marks a JVM that is already the child. */
     static final String CHILD_PROPERTY = "fake-server.own-heap";
 
-    /** Lower-case prefixes of the flags that size the heap; -XX:MaxRAM also covers MaxRAMPercentage and Fraction. */
-    private static final List<String> HEAP_FLAGS = List.of("-xmx", "-xx:maxheapsize", "-xx:maxram");
+    /**
+     * Lower-case prefixes of the flags that size the heap (-XX:MaxRAM also covers MaxRAMPercentage and Fraction;
+     * AggressiveHeap sizes it and picks a collector too), and of the flags that read more flags from a file, which
+     * may say anything: with any of them the user chose, and there is no child.
+     */
+    private static final List<String> HEAP_FLAGS = List.of("-xmx", "-xx:maxheapsize", "-xx:maxram",
+            "-xx:+aggressiveheap", "-xx:flags=", "-xx:vmoptionsfile=");
 
     /**
      * Lower-case prefixes of the flags that size the young generation or set how long objects age in it; a flag
@@ -67,7 +72,8 @@ public final class OwnHeap {
     private static final List<String> YOUNG_GENERATION_FLAGS = List.of("-xmn", "-xx:newsize", "-xx:maxnewsize",
             "-xx:maxtenuringthreshold", "-xx:newratio");
 
-    private static final Pattern COLLECTOR_CHOICE = Pattern.compile("-xx:[+-]use[a-z0-9]*gc");
+    private static final Pattern COLLECTOR_CHOICE =
+            Pattern.compile("-xx:[+-]use(serial|parallel|parallelold|g1|z|shenandoah|epsilon|concmarksweep)gc");
 
     /** Where {@code serve ARGS} keeps its seats, as far as the child's settings go. */
     enum Store {

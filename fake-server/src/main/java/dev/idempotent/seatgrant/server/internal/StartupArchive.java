@@ -92,6 +92,8 @@ final class StartupArchive {
                     + System.getProperty("java.home") + "|" + System.getProperty("java.vm.version") + "|" + heap);
             Path archive = cache.get().resolve(PREFIX + jarKey + "-" + key.substring(0, 16) + ".jsa");
             deleteOthers(cache.get(), PREFIX + jarKey + "-", archive);
+            // Before the flags were part of the name, the jar's path alone was.
+            deleteOthers(cache.get(), PREFIX + hash(jar.toString()).substring(0, 16) + "-", archive);
             if (Runtime.version().feature() >= 19) {
                 return Optional.of(new Plan(List.of("-XX:+AutoCreateSharedArchive",
                         "-XX:SharedArchiveFile=" + archive), Optional.empty(), archive));

@@ -44,9 +44,18 @@ class OwnHeapArgsTest {
 
     @Test
     void aHeapFlagTurnsEitherChildOff() {
-        for (String flag : List.of("-Xmx1g", "-XX:MaxHeapSize=1g", "-XX:MaxRAMPercentage=50")) {
+        for (String flag : List.of("-Xmx1g", "-XX:MaxHeapSize=1g", "-XX:MaxRAMPercentage=50", "-XX:+AggressiveHeap",
+                "-XX:Flags=.hotspotrc", "-XX:VMOptionsFile=jvm.options")) {
             assertEquals(Optional.empty(), OwnHeap.childFlags(Store.DURABLE, List.of(flag)), flag);
             assertEquals(Optional.empty(), OwnHeap.childFlags(Store.IN_HEAP, List.of(flag)), flag);
+        }
+    }
+
+    @Test
+    void aTuningFlagThatChoosesNoCollectorChangesNothing() {
+        for (String flag : List.of("-XX:+UseMaximumCompactionOnSystemGC", "-XX:+UseStringDeduplication",
+                "-XX:G1HeapRegionSize=4m")) {
+            assertEquals(Optional.of(OwnHeap.COLLECTOR), OwnHeap.childFlags(Store.IN_HEAP, List.of(flag)), flag);
         }
     }
 
@@ -55,8 +64,8 @@ class OwnHeapArgsTest {
         for (String flag : List.of("-XX:+UseZGC", "-XX:-UseG1GC", "-XX:+UseSerialGC", "-Xmn32m",
                 "-XX:MaxNewSize=128m", "-XX:NewRatio=3", "-XX:MaxTenuringThreshold=4")) {
             assertEquals(Optional.empty(), OwnHeap.childFlags(Store.IN_HEAP, List.of(flag)), flag);
-            // The durable child still gets its heap, and the user's flag goes to it with the others (a second
-            // collector on one command line would stop the JVM).
+            // The durable child still gets its heap but not our collector flags (a second collector on one
+            // command line would stop the JVM); the user's flag reaches it among the parent's own flags.
             assertEquals(Optional.of(List.of("-Xmx" + OwnHeap.HEAP)), OwnHeap.childFlags(Store.DURABLE, List.of(flag)),
                     flag);
         }

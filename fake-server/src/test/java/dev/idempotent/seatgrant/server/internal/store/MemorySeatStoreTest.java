@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The store contract on the in-memory store ({@code --db mem}), and what its layout (strings in large byte
- * arrays, tables of row numbers, every array growing by doubling) could get wrong that the contract's handful
- * of seats would not show.
+ * arrays, columns in pages, hash tables that split their buckets) could get wrong that the contract's handful of
+ * seats would not show.
  */
 class MemorySeatStoreTest extends SeatStoreContract {
 
@@ -36,18 +36,18 @@ class MemorySeatStoreTest extends SeatStoreContract {
     @Test
     void tensOfThousandsOfSeatsAreEachFoundByKeyIdAndUserAfterEveryTableGrew() {
         try (MemorySeatStore store = new MemorySeatStore()) {
-            int n = 20_000; // past the first capacity of every array many times over, and past one arena chunk
+            int n = 20_000; // past a page of the row columns, and past one arena chunk (with 64-char hashes)
             for (int i = 0; i < n; i++) {
                 Seat seat = new Seat("seat-" + i, "ws-" + (i % 7), "user-" + (i % 1000), "member",
                         T0.plusMillis(i));
-                assertTrue(store.grant("key-" + i, "hash-" + i, seat, T0).join());
+                assertTrue(store.grant("key-" + i, hashOf(i), seat, T0).join());
             }
             for (int i = 0; i < n; i += 997) {
                 Seat expected = new Seat("seat-" + i, "ws-" + (i % 7), "user-" + (i % 1000), "member",
                         T0.plusMillis(i));
                 assertEquals(expected, store.find("seat-" + i).orElseThrow());
                 assertEquals(new ClaimResult.Completed(expected),
-                        store.claim("key-" + i, "hash-" + i, "someone", T0, Duration.ofSeconds(1)));
+                        store.claim("key-" + i, hashOf(i), "someone", T0, Duration.ofSeconds(1)));
                 assertInstanceOf(ClaimResult.Mismatch.class,
                         store.claim("key-" + i, "other", "someone", T0, Duration.ofSeconds(1)));
             }
@@ -65,6 +65,27 @@ class MemorySeatStoreTest extends SeatStoreContract {
             assertEquals(new Ledger.Duplicate("ws-0", "user-0", List.of("seat-0", "seat-7000", "seat-14000"),
                     List.of("key-0", "key-7000", "key-14000")), ledger.duplicates().get(0));
         }
+    }
+
+    /** A request hash as long as the server's (a SHA-256 in hex), different for each seat. */
+    private static String hashOf(int i) {
+        return String.format("%064x", i);
+    }
+
+    @Test
+    void aColumnGrowsItsPageListAndKeepsEveryValue() {
+        MemorySeatStore.IntColumn ints = new MemorySeatStore.IntColumn();
+        MemorySeatStore.LongColumn longs = new MemorySeatStore.LongColumn();
+        int n = 300_000; // more pages than the page list starts with
+        for (int i = 0; i < n; i++) {
+            ints.set(i, i * 7);
+            longs.set(i, i * 1_000_000_007L);
+        }
+        for (int i = 0; i < n; i += 101) {
+            assertEquals(i * 7, ints.get(i));
+            assertEquals(i * 1_000_000_007L, longs.get(i));
+        }
+        assertEquals((n - 1) * 7, ints.get(n - 1));
     }
 
     @Test
