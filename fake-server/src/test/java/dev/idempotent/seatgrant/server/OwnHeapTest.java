@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +25,27 @@ class OwnHeapTest {
 
     @Test
     void aDurableServerWithNoHeapFlagServesFromAChildThatDiesWithIt() throws Exception {
-        JavaProcess.Server server = JavaProcess.startServer("--db", dir.resolve("seats").toString());
+        servesFromAChildThatDiesWithIt(List.of("--db", dir.resolve("seats").toString()), command -> {
+            assertTrue(command.contains("-Xmx" + OwnHeap.HEAP), command::toString);
+            assertTrue(command.containsAll(OwnHeap.COLLECTOR), command::toString);
+        });
+    }
+
+    @Test
+    void aServerInMemoryServesFromAChildWithTheCollectorSettingsAndNoHeapCap() throws Exception {
+        servesFromAChildThatDiesWithIt(List.of("--db", "mem"), command -> {
+            assertTrue(command.containsAll(OwnHeap.COLLECTOR), command::toString);
+            assertTrue(command.stream().noneMatch(arg -> arg.startsWith("-Xmx")), command::toString);
+        });
+    }
+
+    /**
+     * Starts {@code serve ARGS} as a user would, checks its one child's command line where Linux shows it, grants
+     * through it, and kills the parent with -9: the child must die too.
+     */
+    private static void servesFromAChildThatDiesWithIt(List<String> serveArgs, Consumer<List<String>> checkCommand)
+            throws Exception {
+        JavaProcess.Server server = JavaProcess.startServer(serveArgs.toArray(String[]::new));
         ProcessHandle child;
         try {
             List<ProcessHandle> children = server.process().children().toList();
@@ -34,32 +54,9 @@ class OwnHeapTest {
             // ProcessHandle.Info often omits another process's arguments; Linux's /proc has them all.
             Path cmdline = Path.of("/proc", String.valueOf(child.pid()), "cmdline");
             if (Files.exists(cmdline)) {
-                List<String> command = List.of(Files.readString(cmdline).split("\0"));
-                assertTrue(command.contains("-Xmx" + OwnHeap.HEAP), command::toString);
-                assertTrue(command.containsAll(OwnHeap.COLLECTOR), command::toString);
+                checkCommand.accept(List.of(Files.readString(cmdline).split("\0")));
             }
             assertEquals(201, new Http(server.base()).grant("k-own-heap", Http.BODY).statusCode());
-        } finally {
-            server.kill9();
-        }
-        Await.until(Duration.ofSeconds(30), "the child to die with its parent", () -> !child.isAlive());
-    }
-
-    @Test
-    void aServerInMemoryServesFromAChildWithTheCollectorSettingsAndNoHeapCap() throws Exception {
-        JavaProcess.Server server = JavaProcess.startServer("--db", "mem");
-        ProcessHandle child;
-        try {
-            List<ProcessHandle> children = server.process().children().toList();
-            assertEquals(1, children.size(), children::toString);
-            child = children.get(0);
-            Path cmdline = Path.of("/proc", String.valueOf(child.pid()), "cmdline");
-            if (Files.exists(cmdline)) {
-                List<String> command = List.of(Files.readString(cmdline).split("\0"));
-                assertTrue(command.containsAll(OwnHeap.COLLECTOR), command::toString);
-                assertTrue(command.stream().noneMatch(arg -> arg.startsWith("-Xmx")), command::toString);
-            }
-            assertEquals(201, new Http(server.base()).grant("k-mem", Http.BODY).statusCode());
         } finally {
             server.kill9();
         }

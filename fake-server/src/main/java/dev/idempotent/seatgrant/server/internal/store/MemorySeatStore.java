@@ -368,13 +368,16 @@ public final class MemorySeatStore implements SeatStore {
         }
 
         private void addToUser(int row, String workspaceId, String userId) {
-            int user = user(workspaceId, userId);
+            byte[] workspace = Arena.encode(workspaceId);
+            byte[] name = Arena.encode(userId);
+            int hash = userHash(workspace, name);
+            int user = user(workspace, name, hash);
             if (user < 0) {
                 user = users++;
                 userFirst.set(user, row);
                 userLast.set(user, row);
                 userSeats.set(user, 1);
-                byUser.put(userHash(Arena.encode(workspaceId), Arena.encode(userId)), user);
+                byUser.put(hash, user);
                 return;
             }
             if (olderFirst(row, userLast.get(user)) < 0) {
@@ -389,8 +392,12 @@ public final class MemorySeatStore implements SeatStore {
         int user(String workspaceId, String userId) {
             byte[] workspace = Arena.encode(workspaceId);
             byte[] user = Arena.encode(userId);
-            return byUser.find(userHash(workspace, user), u -> arena.equals(at.get(userFirst.get(u)), WORKSPACE,
-                    workspace) && arena.equals(at.get(userFirst.get(u)), USER, user));
+            return user(workspace, user, userHash(workspace, user));
+        }
+
+        private int user(byte[] workspace, byte[] user, int hash) {
+            return byUser.find(hash, u -> arena.equals(at.get(userFirst.get(u)), WORKSPACE, workspace)
+                    && arena.equals(at.get(userFirst.get(u)), USER, user));
         }
 
         private int hash(byte[] encoded) {
