@@ -17,11 +17,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -179,6 +181,55 @@ class IncidentPageBrowserTest {
         assertTrue(server.journal().isEmpty());
         assertFalse(page.findElement(By.id("story")).isDisplayed());
 
+        assertNoConsoleErrors(page);
+    }
+
+    /**
+     * Two deliveries of one event read in the same millisecond: the first is held for the incident's 504 and so is
+     * journalled (takes its seq) after the second, answered at once. The page must still see the second as the
+     * twin, by the server's attempt count; ordered by seq it saw a retry after a fast answer and named no twin
+     * (CI saw the incident test's seed-7 twin vanish this way). The clock stands still, so both share a millisecond.
+     */
+    @Test
+    void aTwinReadInTheSameMillisecondAsItsFirstIsStillNamed() throws Exception {
+        MutableClock clock = new MutableClock(Instant.parse("2026-03-04T05:06:07.089Z"));
+        FakeSeatServer server = server(ServerConfig.builder().clock(clock)
+                .faultPlan(FaultPlan.scenario("incident")).build());
+        Http http = new Http(server);
+        String body = "{\"workspaceId\":\"ws_t\",\"userId\":\"u_t\",\"role\":\"member\"}";
+        CompletableFuture<HttpResponse<String>> first = http.client().sendAsync(http.postSeat(null, body).build(),
+                HttpResponse.BodyHandlers.ofString());
+        // The first is committed (and counted as attempt 1) before the second is sent; its 504 waits 1.5 s.
+        Await.until(Duration.ofSeconds(10), "the first delivery committed", () -> server.ledger().seats() == 1);
+        assertEquals(201, http.grant(null, body).statusCode());
+        // Its answer's time is taken when the write completes, which the client may see a moment before.
+        Await.until(Duration.ofSeconds(10), "the second answered in no time",
+                () -> server.journal().size() == 1 && server.journal().get(0).sent());
+        assertEquals(0L, server.journal().get(0).answeredMs());
+        clock.advance(Duration.ofSeconds(2));
+        assertEquals(504, first.get(10, TimeUnit.SECONDS).statusCode());
+        Await.until(Duration.ofSeconds(10), "both entries settled",
+                () -> server.journal().size() == 2 && server.journal().stream().allMatch(JournalEntry::sent));
+        List<JournalEntry> journal = server.journal();
+        assertEquals(journal.get(0).at(), journal.get(1).at());
+        assertEquals(List.of(2, 1), journal.stream().map(JournalEntry::attempt).toList(),
+                "the held first attempt takes the later seq");
+        assertEquals(2000L, journal.get(1).answeredMs());
+
+        WebDriver page = browser();
+        page.get(server.baseUri() + "__admin/ui");
+        awaitLive(page);
+        awaitLedger(page, server, adminJson(server, "/__admin/ledger", null));
+        WebElement lane = lanes(page).get(0);
+        assertTrue(lane.getText().contains("DUPLICATE") && lane.getText().contains("(one by a twin)"), lane.getText());
+        lane.findElement(By.className("lane-button")).click();
+        await(page, "the story to open", d -> d.findElement(By.id("story")).isDisplayed());
+        List<WebElement> steps = page.findElements(By.cssSelector("#story-steps li"));
+        assertEquals(2, steps.size());
+        assertTrue(steps.get(0).getText().startsWith("Attempt 1 "), steps.get(0).getText());
+        assertTrue(steps.get(1).getText().contains("a twin delivery: it arrived while attempt 1"),
+                steps.get(1).getText());
+        assertTwinsNamed(page, server);
         assertNoConsoleErrors(page);
     }
 
@@ -548,8 +599,10 @@ class IncidentPageBrowserTest {
         int twins = 0;
         for (var lane : byUser.entrySet()) {
             List<JournalEntry> posts = lane.getValue();
+            // As the page orders them: by millisecond, then by the server's attempt count (the seq is taken when
+            // the answer is chosen, so a held 504 takes it after a twin that came later).
             posts.sort(java.util.Comparator.comparing((JournalEntry e) -> e.at().toEpochMilli())
-                    .thenComparingLong(JournalEntry::seq));
+                    .thenComparingInt(JournalEntry::attempt).thenComparingLong(JournalEntry::seq));
             int laneTwins = 0;
             for (int i = 0; i < posts.size(); i++) {
                 for (int j = 0; j < i; j++) {

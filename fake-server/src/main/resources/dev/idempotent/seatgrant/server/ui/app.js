@@ -400,7 +400,7 @@
     });
     var ordered = Array.from(lanes.values());
     ordered.forEach(function (l) {
-      l.attempts.sort(function (a, b) { return a.at - b.at || a.seq - b.seq; });
+      l.attempts.sort(byArrival);
       l.firstAt = l.attempts[0].at;
       markTwins(l.attempts);
       l.attempts.forEach(function (a) {
@@ -411,6 +411,16 @@
     ordered.sort(function (a, b) { return a.firstAt - b.firstAt || (a.id < b.id ? -1 : 1); });
     state.lanes = lanes;
     state.ordered = ordered;
+  }
+
+  /**
+   * Orders a lane's entries as they arrived. The journal's times are to the millisecond, so two POSTs of one grant
+   * often share one; then the server's attempt count (taken as each request was read, in order) says which came
+   * first. The seq does not: an entry takes it when its answer is chosen, so an attempt held for a delayed 504
+   * takes a later seq than a twin that came after it and was answered at once.
+   */
+  function byArrival(a, b) {
+    return a.at - b.at || (a.method === 'POST' && b.method === 'POST' ? a.attempt - b.attempt : 0) || a.seq - b.seq;
   }
 
   /**
