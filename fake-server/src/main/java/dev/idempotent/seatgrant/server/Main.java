@@ -56,8 +56,9 @@ public final class Main {
     }
 
     /**
-     * @param ownHeap whether {@code serve} may run itself again with a heap of its own ({@link OwnHeap}): only for
-     *                a real command line, never for a call inside someone else's JVM
+     * @param ownHeap whether {@code serve} and {@code proxy} may run themselves again in a child JVM with settings of
+     *                their own ({@link OwnHeap}): only for a real command line, never for a call inside someone
+     *                else's JVM
      */
     private static int run(String[] args, PrintStream out, PrintStream err, boolean ownHeap) {
         if (args.length == 0) {
@@ -102,6 +103,12 @@ public final class Main {
                 return ServeCommand.run(options, out, err);
             }
             case "proxy" -> {
+                if (ownHeap) {
+                    Optional<Integer> exit = OwnHeap.relaunchProxy(rest, err);
+                    if (exit.isPresent()) {
+                        return exit.get();
+                    }
+                }
                 ProxyCommand.Options options;
                 try {
                     options = ProxyCommand.parse(rest, System.getenv("FAKE_SERVER_ADMIN_TOKEN"));
@@ -116,6 +123,9 @@ public final class Main {
                 if (options.version()) {
                     out.println("fake-server " + version());
                     return 0;
+                }
+                if (OwnHeap.isChild()) {
+                    OwnHeap.followParent();
                 }
                 return ProxyCommand.run(options, out, err);
             }

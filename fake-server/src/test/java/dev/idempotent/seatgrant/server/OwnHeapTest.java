@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code serve} on a durable store, started with no heap flag, serves from a child JVM with its own heap, and a
  * {@code kill -9} of the process the user started takes the child down too (else it would keep the store file).
- * On {@code --db mem}, whose seats live in the heap, the child keeps the default heap; both get the collector
- * settings.
+ * On {@code --db mem}, whose seats live in the heap, the child keeps the default heap, and so does the proxy's;
+ * all get the collector settings.
  */
 class OwnHeapTest {
 
@@ -39,13 +39,33 @@ class OwnHeapTest {
         });
     }
 
-    /**
-     * Starts {@code serve ARGS} as a user would, checks its one child's command line where Linux shows it, grants
-     * through it, and kills the parent with -9: the child must die too.
-     */
+    @Test
+    void aProxyServesFromAChildWithTheCollectorSettingsAndNoHeapCap() throws Exception {
+        try (FakeSeatServer upstream = FakeSeatServer.start(ServerConfig.builder().build())) {
+            List<String> command = List.of("proxy", "--port", "0", "--upstream", upstream.baseUri().toString());
+            servesFromAChildThatDiesWithIt(JavaProcess.startCommand(command, ProcessBuilder.Redirect.DISCARD),
+                    childCommand -> {
+                        assertTrue(childCommand.containsAll(OwnHeap.COLLECTOR), childCommand::toString);
+                        assertTrue(childCommand.stream().noneMatch(arg -> arg.startsWith("-Xmx")),
+                                childCommand::toString);
+                        assertEquals(command, childCommand.subList(childCommand.size() - command.size(),
+                                childCommand.size()), "the child runs the proxy with the same arguments");
+                    });
+            assertEquals(1, upstream.ledger().seats(), "the grant went through the proxy's child");
+        }
+    }
+
     private static void servesFromAChildThatDiesWithIt(List<String> serveArgs, Consumer<List<String>> checkCommand)
             throws Exception {
-        JavaProcess.Server server = JavaProcess.startServer(serveArgs.toArray(String[]::new));
+        servesFromAChildThatDiesWithIt(JavaProcess.startServer(serveArgs.toArray(String[]::new)), checkCommand);
+    }
+
+    /**
+     * Given {@code serve} or {@code proxy} started as a user would, checks its one child's command line where Linux
+     * shows it, grants through it, and kills the parent with -9: the child must die too.
+     */
+    private static void servesFromAChildThatDiesWithIt(JavaProcess.Server server, Consumer<List<String>> checkCommand)
+            throws Exception {
         ProcessHandle child;
         try {
             List<ProcessHandle> children = server.process().children().toList();
