@@ -1,13 +1,16 @@
 package dev.idempotent.seatgrant.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotent.seatgrant.server.internal.OwnHeap;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,33 +42,48 @@ class OwnHeapTest {
         });
     }
 
+    /**
+     * {@code proxy} serves from a child with the collector settings: its command line says so where Linux shows it,
+     * and the child is what answers, since killing it alone ends the proxy, whose exit code is the child's.
+     */
     @Test
     void aProxyServesFromAChildWithTheCollectorSettingsAndNoHeapCap() throws Exception {
         try (FakeSeatServer upstream = FakeSeatServer.start(ServerConfig.builder().build())) {
             List<String> command = List.of("proxy", "--port", "0", "--upstream", upstream.baseUri().toString());
-            servesFromAChildThatDiesWithIt(JavaProcess.startCommand(command, ProcessBuilder.Redirect.DISCARD),
-                    childCommand -> {
-                        assertTrue(childCommand.containsAll(OwnHeap.COLLECTOR), childCommand::toString);
-                        assertTrue(childCommand.stream().noneMatch(arg -> arg.startsWith("-Xmx")),
-                                childCommand::toString);
-                        assertEquals(command, childCommand.subList(childCommand.size() - command.size(),
-                                childCommand.size()), "the child runs the proxy with the same arguments");
-                    });
-            assertEquals(1, upstream.ledger().seats(), "the grant went through the proxy's child");
+            JavaProcess.Server proxy = JavaProcess.startCommand(command, ProcessBuilder.Redirect.DISCARD);
+            try {
+                List<ProcessHandle> children = proxy.process().children().toList();
+                assertEquals(1, children.size(), children::toString);
+                ProcessHandle child = children.get(0);
+                Path cmdline = Path.of("/proc", String.valueOf(child.pid()), "cmdline");
+                if (Files.exists(cmdline)) {
+                    List<String> childCommand = List.of(Files.readString(cmdline).split("\0"));
+                    assertTrue(childCommand.containsAll(OwnHeap.COLLECTOR), childCommand::toString);
+                    assertTrue(childCommand.stream().noneMatch(arg -> arg.startsWith("-Xmx")), childCommand::toString);
+                    assertEquals(command, childCommand.subList(childCommand.size() - command.size(),
+                            childCommand.size()), "the child runs the proxy with the same arguments");
+                }
+                Http client = new Http(proxy.base());
+                assertEquals(201, client.grant("k-own-heap", Http.BODY).statusCode());
+                assertEquals(1, upstream.ledger().seats(), "the grant went through the proxy");
+
+                assertTrue(child.destroyForcibly());
+                assertTrue(proxy.process().waitFor(30, TimeUnit.SECONDS), "the proxy ends with its child");
+                assertEquals(137, proxy.process().exitValue(), "the child's exit code, killed by signal 9");
+                assertThrows(IOException.class, () -> client.grant("k-after", Http.BODY), "nothing serves any more");
+            } finally {
+                proxy.kill9();
+            }
         }
     }
 
+    /**
+     * Starts {@code serve ARGS} as a user would, checks its one child's command line where Linux shows it, grants
+     * through it, and kills the parent with -9: the child must die too.
+     */
     private static void servesFromAChildThatDiesWithIt(List<String> serveArgs, Consumer<List<String>> checkCommand)
             throws Exception {
-        servesFromAChildThatDiesWithIt(JavaProcess.startServer(serveArgs.toArray(String[]::new)), checkCommand);
-    }
-
-    /**
-     * Given {@code serve} or {@code proxy} started as a user would, checks its one child's command line where Linux
-     * shows it, grants through it, and kills the parent with -9: the child must die too.
-     */
-    private static void servesFromAChildThatDiesWithIt(JavaProcess.Server server, Consumer<List<String>> checkCommand)
-            throws Exception {
+        JavaProcess.Server server = JavaProcess.startServer(serveArgs.toArray(String[]::new));
         ProcessHandle child;
         try {
             List<ProcessHandle> children = server.process().children().toList();

@@ -164,8 +164,10 @@ public final class OwnHeap {
         // SQLite's JDBC driver loads its native library; JDK 24 and later warn about that unless it is allowed
         // (the jar's manifest allows it for java -jar, which the child is not started with).
         command.add("--enable-native-access=ALL-UNNAMED");
-        Optional<StartupArchive.Plan> archive = StartupArchive.plan(classPath, String.join(" ", flags.get()),
-                StartupArchive.userCache());
+        // One archive per kind of child: the proxy's loads other classes than serve's with the same flags, and
+        // on JDK 17 an archive is never rewritten. serve's keep the names they had.
+        String archiveKey = (subcommand.equals("serve") ? "" : subcommand + " ") + String.join(" ", flags.get());
+        Optional<StartupArchive.Plan> archive = StartupArchive.plan(classPath, archiveKey, StartupArchive.userCache());
         archive.ifPresent(plan -> command.addAll(plan.flags()));
         // The parent's own JVM flags (system properties, agents) carry over; none of them is one the child sets.
         command.addAll(inputArguments);

@@ -400,7 +400,8 @@
     });
     var ordered = Array.from(lanes.values());
     ordered.forEach(function (l) {
-      l.attempts.sort(byArrival);
+      l.attempts.sort(function (a, b) { return a.at - b.at || a.seq - b.seq; });
+      postsInArrivalOrder(l.attempts);
       l.firstAt = l.attempts[0].at;
       markTwins(l.attempts);
       l.attempts.forEach(function (a) {
@@ -414,13 +415,27 @@
   }
 
   /**
-   * Orders a lane's entries as they arrived. The journal's times are to the millisecond, so two POSTs of one grant
-   * often share one; then the server's attempt count (taken as each request was read, in order) says which came
-   * first. The seq does not: an entry takes it when its answer is chosen, so an attempt held for a delayed 504
-   * takes a later seq than a twin that came after it and was answered at once.
+   * Puts the POSTs of a lane (sorted by time, then seq) that share a millisecond in the order they arrived. The
+   * journal's times are to the millisecond, so two POSTs of one grant often share one; then the server's attempt
+   * count (taken as each request was read, in order) says which came first. The seq does not: an entry takes it
+   * when its answer is chosen, so an attempt held for a delayed 504 takes a later seq than a twin that came after
+   * it and was answered at once. Reads keep their places. A lane's POSTs share one key, or are all keyless for
+   * one user; keyless POSTs are counted per body, so two different grants for one user in the same millisecond
+   * may be put in the wrong order (a retry takes longer than that).
    */
-  function byArrival(a, b) {
-    return a.at - b.at || (a.method === 'POST' && b.method === 'POST' ? a.attempt - b.attempt : 0) || a.seq - b.seq;
+  function postsInArrivalOrder(attempts) {
+    for (var start = 0; start < attempts.length;) {
+      var end = start;
+      while (end < attempts.length && attempts[end].at === attempts[start].at) { end++; }
+      var slots = [];
+      for (var i = start; i < end; i++) {
+        if (attempts[i].method === 'POST') { slots.push(i); }
+      }
+      var posts = slots.map(function (k) { return attempts[k]; })
+        .sort(function (a, b) { return a.attempt - b.attempt || a.seq - b.seq; });
+      slots.forEach(function (k, n) { attempts[k] = posts[n]; });
+      start = end;
+    }
   }
 
   /**

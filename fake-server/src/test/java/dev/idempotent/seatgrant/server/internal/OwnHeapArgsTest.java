@@ -1,6 +1,8 @@
 package dev.idempotent.seatgrant.server.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotent.seatgrant.server.internal.OwnHeap.Store;
 import java.util.ArrayList;
@@ -30,6 +32,15 @@ class OwnHeapArgsTest {
         assertEquals(Store.IN_HEAP, OwnHeap.store(List.of("--db", "jdbc:h2:mem:x")));
         assertEquals(Store.NONE, OwnHeap.store(List.of("--port", "0", "--help")));
         assertEquals(Store.NONE, OwnHeap.store(List.of("--db", "mem", "--version")));
+    }
+
+    @Test
+    void aProxyAskedForHelpOrTheVersionServesNothingSoGetsNoChild() {
+        String upstream = "http://127.0.0.1:9000";
+        assertFalse(OwnHeap.asksForHelpOrVersion(List.of("--upstream", upstream, "--scenario", "incident")));
+        assertTrue(OwnHeap.asksForHelpOrVersion(List.of("--upstream", upstream, "--help")));
+        assertTrue(OwnHeap.asksForHelpOrVersion(List.of("-h")));
+        assertTrue(OwnHeap.asksForHelpOrVersion(List.of("--version", "--upstream", upstream)));
     }
 
     @Test
