@@ -425,7 +425,7 @@
    */
   function postsInArrivalOrder(attempts) {
     for (var start = 0; start < attempts.length;) {
-      var end = start;
+      var end = start + 1; // one step at least, whatever the time reads
       while (end < attempts.length && attempts[end].at === attempts[start].at) { end++; }
       var slots = [];
       for (var i = start; i < end; i++) {
