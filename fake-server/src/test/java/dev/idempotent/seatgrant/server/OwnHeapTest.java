@@ -52,17 +52,12 @@ class OwnHeapTest {
             List<String> command = List.of("proxy", "--port", "0", "--upstream", upstream.baseUri().toString());
             JavaProcess.Server proxy = JavaProcess.startCommand(command, ProcessBuilder.Redirect.DISCARD);
             try {
-                List<ProcessHandle> children = proxy.process().children().toList();
-                assertEquals(1, children.size(), children::toString);
-                ProcessHandle child = children.get(0);
-                Path cmdline = Path.of("/proc", String.valueOf(child.pid()), "cmdline");
-                if (Files.exists(cmdline)) {
-                    List<String> childCommand = List.of(Files.readString(cmdline).split("\0"));
+                ProcessHandle child = onlyChild(proxy, childCommand -> {
                     assertTrue(childCommand.containsAll(OwnHeap.COLLECTOR), childCommand::toString);
                     assertTrue(childCommand.stream().noneMatch(arg -> arg.startsWith("-Xmx")), childCommand::toString);
                     assertEquals(command, childCommand.subList(childCommand.size() - command.size(),
                             childCommand.size()), "the child runs the proxy with the same arguments");
-                }
+                });
                 Http client = new Http(proxy.base());
                 assertEquals(201, client.grant("k-own-heap", Http.BODY).statusCode());
                 assertEquals(1, upstream.ledger().seats(), "the grant went through the proxy");
@@ -86,18 +81,25 @@ class OwnHeapTest {
         JavaProcess.Server server = JavaProcess.startServer(serveArgs.toArray(String[]::new));
         ProcessHandle child;
         try {
-            List<ProcessHandle> children = server.process().children().toList();
-            assertEquals(1, children.size(), children::toString);
-            child = children.get(0);
-            // ProcessHandle.Info often omits another process's arguments; Linux's /proc has them all.
-            Path cmdline = Path.of("/proc", String.valueOf(child.pid()), "cmdline");
-            if (Files.exists(cmdline)) {
-                checkCommand.accept(List.of(Files.readString(cmdline).split("\0")));
-            }
+            child = onlyChild(server, checkCommand);
             assertEquals(201, new Http(server.base()).grant("k-own-heap", Http.BODY).statusCode());
         } finally {
             server.kill9();
         }
         Await.until(Duration.ofSeconds(30), "the child to die with its parent", () -> !child.isAlive());
+    }
+
+    /** The process's one child, its command line checked where Linux shows it. */
+    private static ProcessHandle onlyChild(JavaProcess.Server server, Consumer<List<String>> checkCommand)
+            throws Exception {
+        List<ProcessHandle> children = server.process().children().toList();
+        assertEquals(1, children.size(), children::toString);
+        ProcessHandle child = children.get(0);
+        // ProcessHandle.Info often omits another process's arguments; Linux's /proc has them all.
+        Path cmdline = Path.of("/proc", String.valueOf(child.pid()), "cmdline");
+        if (Files.exists(cmdline)) {
+            checkCommand.accept(List.of(Files.readString(cmdline).split("\0")));
+        }
+        return child;
     }
 }

@@ -80,11 +80,11 @@ public final class OwnHeap {
     private static final Pattern COLLECTOR_CHOICE =
             Pattern.compile("-xx:[+-]use(serial|parallel|parallelold|g1|z|shenandoah|epsilon|concmarksweep)gc");
 
-    /** Where {@code serve ARGS} keeps its seats, as far as the child's settings go. */
+    /** Where {@code serve ARGS} keeps its seats, as far as the child's settings go; the proxy counts as in the heap. */
     enum Store {
         /** A file or a database server: the child gets {@link #HEAP} and {@link #COLLECTOR}. */
         DURABLE,
-        /** {@code mem} or an H2 in-memory URL: the child gets {@link #COLLECTOR}. */
+        /** {@code mem}, an H2 in-memory URL, or the proxy: the child gets {@link #COLLECTOR}. */
         IN_HEAP,
         /** Help or the version: nothing is served, so no child. */
         NONE
