@@ -54,6 +54,8 @@ public final class JdbcSeatStore implements SeatStore {
     private static final long CHECKPOINT_EVERY_MILLIS = 200;
     /** Past this many pages (16 MB) in the log, a checkpoint finishes under the store lock, so the log restarts. */
     private static final long CHECKPOINT_RESTART_PAGES = 4096;
+    /** The most flush-and-copy passes before the checkpoint under the store lock, see {@link #catchUp}. */
+    private static final int CATCH_UP_PASSES = 8;
     private static final int MAX_DUPLICATE_GROUPS = 1000;
     private static final int WRITERS_POSTGRESQL = 4;
     /** Compaction of an H2 file, see {@link #compactSlice()}: the live bytes one slice may rewrite. */
@@ -765,12 +767,12 @@ public final class JdbcSeatStore implements SeatStore {
      * arrives between two checkpoints. A failure here is logged, once per kind, and loses nothing: the log keeps
      * every commit until a checkpoint succeeds.
      *
-     * <p>That checkpoint under the lock is a stall every grant of the moment waits for. On a million-seat file it
-     * held the lock 66 to 96 ms about every half second, even with next to nothing left to copy: it was waiting
-     * for the disk, for the pages the passes before it had written into the database file (a flush of the file
-     * alone took 68 to 115 ms). So before it takes the lock the loop flushes the file, copies what arrived
-     * meanwhile and flushes again; the lock is then held 29 ms by the median, and the store's p99 under the
-     * benchmark's load fell from 75 to 80 ms to 31 to 39 (docs/benchmarks.md).
+     * <p>That checkpoint under the lock is a stall every grant of the moment waits for, and most of it is the
+     * {@code fsync} of the database file that ends a complete checkpoint: on a million-seat file it held the lock
+     * 66 to 96 ms about every half second when it came straight after a passive pass. So before it takes the lock
+     * the loop lets the disk catch up in passes that shrink ({@link #catchUp}); the lock is then held 6 to 12 ms,
+     * and the store's p99 under the benchmark's load is the same at a million seats as at a thousand
+     * (docs/benchmarks.md).
      */
     private void checkpointLoop() {
         String lastFailure = null;
@@ -783,12 +785,7 @@ public final class JdbcSeatStore implements SeatStore {
             try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
                 c.setAutoCommit(true);
                 if (checkpoint(s) > CHECKPOINT_RESTART_PAGES) {
-                    // What the checkpoint under the lock waits for is mostly the disk: the pages earlier passes
-                    // copied into the database file, still to be written out. So they are written out first,
-                    // and one more pass copies what arrived meanwhile, both while grants go on.
-                    flushDatabaseFile();
-                    checkpoint(s);
-                    flushDatabaseFile();
+                    catchUp(s);
                     Lock exclusive = writers.writeLock();
                     exclusive.lock();
                     try {
@@ -807,6 +804,32 @@ public final class JdbcSeatStore implements SeatStore {
                 lastFailure = failure;
             }
         }
+    }
+
+    /**
+     * Shrinks what the checkpoint under the store lock will have to do, while grants go on. A checkpoint that copies
+     * everything the log holds ends with an {@code fsync} of the database file, and a flush costs about 17 µs for
+     * each page written into the file since the last one. So each pass here first flushes the database file (the
+     * disk writes out what the pass before copied into it), then copies what arrived meanwhile. The passes shrink,
+     * because each has only what arrived during the one before to write and to copy, and then level off; the loop
+     * stops once a pass is no shorter than the one before, or after {@link #CATCH_UP_PASSES}. A last flush writes out
+     * what the last pass copied, so the checkpoint under the lock writes and flushes only what arrived during that
+     * pass. On the benchmark's load at a million seats the passes took about 90, 50, 30, 20, 15 and 10 ms, and the
+     * lock was then held 6 to 12 ms, against 20 to 33 ms after a single pass (docs/benchmarks.md).
+     */
+    private void catchUp(Statement s) throws SQLException {
+        long previous = Long.MAX_VALUE;
+        for (int pass = 0; pass < CATCH_UP_PASSES; pass++) {
+            long start = System.nanoTime();
+            flushDatabaseFile();
+            checkpoint(s);
+            long took = System.nanoTime() - start;
+            if (took >= previous) {
+                break;
+            }
+            previous = took;
+        }
+        flushDatabaseFile();
     }
 
     /**
