@@ -764,7 +764,7 @@ public final class JdbcSeatStore implements SeatStore {
      * only once a checkpoint has copied all of it; so once the log is past {@link #CHECKPOINT_RESTART_PAGES}, the
      * checkpoint that follows runs under the store lock, where it has only the last moments' pages left to copy,
      * and the next write starts the log afresh. The log's file is then bounded by about that size plus what
-     * arrives between two checkpoints. A failure here is logged, once per kind, and loses nothing: the log keeps
+     * arrives while the checkpointer catches up. A failure here is logged, once per kind, and loses nothing: the log keeps
      * every commit until a checkpoint succeeds.
      *
      * <p>That checkpoint under the lock is a stall every grant of the moment waits for, and most of it is the
