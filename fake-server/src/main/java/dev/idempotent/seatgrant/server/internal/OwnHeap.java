@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -257,8 +258,23 @@ public final class OwnHeap {
 
     /** Whether a command's arguments ask for its help or the version, so that nothing is served. */
     static boolean asksForHelpOrVersion(List<String> args) {
-        return args.contains("--help") || args.contains("-h") || args.contains("--version");
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            if (arg.equals("--help") || arg.equals("-h") || arg.equals("--version")) {
+                return true;
+            }
+            // As the parser reads them: a flag's value is never a flag, so `--db -h` serves a file named -h. A
+            // value that starts with -- is refused there, and left to be read as a flag here.
+            boolean takesValue = arg.startsWith("--") && arg.indexOf('=') < 0 && !FLAGS_WITHOUT_VALUE.contains(arg);
+            if (takesValue && i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
+                i++;
+            }
+        }
+        return false;
     }
+
+    /** The flags of {@code serve} and {@code proxy}, besides help and the version, that take no value. */
+    private static final Set<String> FLAGS_WITHOUT_VALUE = Set.of("--require-key");
 
     private static boolean chosen(List<String> inputArguments, List<String> prefixes) {
         for (String arg : inputArguments) {

@@ -44,6 +44,20 @@ class OwnHeapArgsTest {
     }
 
     @Test
+    void aFlagsValueThatLooksLikeHelpIsAValue() {
+        // The parser reads these as a file, a host and an operation header named -h, and serves.
+        assertEquals(Store.DURABLE, OwnHeap.store(List.of("--db", "-h")));
+        assertFalse(OwnHeap.asksForHelpOrVersion(List.of("--upstream", "http://127.0.0.1:9000", "--allowed-host", "-h")));
+        assertFalse(OwnHeap.asksForHelpOrVersion(List.of("--operation", "-h", "--port", "0")));
+        // A flag without a value does not take the next token; one given as --flag=value neither.
+        assertTrue(OwnHeap.asksForHelpOrVersion(List.of("--require-key", "-h")));
+        assertTrue(OwnHeap.asksForHelpOrVersion(List.of("--db=mem", "-h")));
+        assertTrue(OwnHeap.asksForHelpOrVersion(List.of("--port", "0", "--db", "mem", "--version")));
+        // A value that starts with -- is refused by the parser, so it is read as the flag it is.
+        assertTrue(OwnHeap.asksForHelpOrVersion(List.of("--db", "--help")));
+    }
+
+    @Test
     void eachStoreGetsItsFlagsWhenNobodyChoseAny() {
         List<String> plain = List.of("-Dsome.property=1", "-XX:+UseCompressedOops");
         List<String> durable = new ArrayList<>(List.of("-Xmx" + OwnHeap.HEAP));
