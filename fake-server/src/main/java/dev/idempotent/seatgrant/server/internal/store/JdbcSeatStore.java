@@ -764,15 +764,15 @@ public final class JdbcSeatStore implements SeatStore {
      * only once a checkpoint has copied all of it; so once the log is past {@link #CHECKPOINT_RESTART_PAGES}, the
      * checkpoint that follows runs under the store lock, where it has only the last moments' pages left to copy,
      * and the next write starts the log afresh. The log's file is then bounded by about that size plus what
-     * arrives while the checkpointer catches up. A failure here is logged, once per kind, and loses nothing: the log keeps
-     * every commit until a checkpoint succeeds.
+     * arrives while the checkpointer catches up. A failure here is logged, once per kind, and loses nothing: the
+     * log keeps every commit until a checkpoint succeeds.
      *
      * <p>That checkpoint under the lock is a stall every grant of the moment waits for, and most of it is the
      * {@code fsync} of the database file that ends a complete checkpoint: on a million-seat file it held the lock
      * 66 to 96 ms about every half second when it came straight after a passive pass. So before it takes the lock
      * the loop lets the disk catch up in passes that shrink ({@link #catchUp}); the lock is then held 6 to 12 ms,
-     * and the store's p99 under the benchmark's load is the same at a million seats as at a thousand
-     * (docs/benchmarks.md).
+     * and under the benchmark's load the store's p99 at a million seats is 1.0 to 1.2 times its p99 at a
+     * thousand (docs/benchmarks.md).
      */
     private void checkpointLoop() {
         String lastFailure = null;
@@ -811,11 +811,12 @@ public final class JdbcSeatStore implements SeatStore {
      * everything the log holds ends with an {@code fsync} of the database file, and a flush costs about 17 µs for
      * each page written into the file since the last one. So each pass here first flushes the database file (the
      * disk writes out what the pass before copied into it), then copies what arrived meanwhile. The passes shrink,
-     * because each has only what arrived during the one before to write and to copy, and then level off; the loop
-     * stops once a pass is no shorter than the one before, or after {@link #CATCH_UP_PASSES}. A last flush writes out
-     * what the last pass copied, so the checkpoint under the lock writes and flushes only what arrived during that
-     * pass. On the benchmark's load at a million seats the passes took about 90, 50, 30, 20, 15 and 10 ms, and the
-     * lock was then held 6 to 12 ms, against 20 to 33 ms after a single pass (docs/benchmarks.md).
+     * because each has only what arrived during the one before to write and to copy, and then level off; the
+     * loop stops once a pass is no shorter than the one before, or after {@link #CATCH_UP_PASSES}. A last flush
+     * writes out what the last pass copied, so the checkpoint under the lock copies and flushes only what arrived
+     * since that pass began. On the benchmark's load at a million seats the passes took about 90, 50, 30, 20, 15
+     * and 10 ms, and the lock was then held 6 to 12 ms, against 20 to 33 ms after a single pass
+     * (docs/benchmarks.md).
      */
     private void catchUp(Statement s) throws SQLException {
         long previous = Long.MAX_VALUE;

@@ -64,7 +64,8 @@ class SqliteLogRestartTest {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
                 while (distinct(sequences) <= RESTARTS && System.nanoTime() < deadline) {
                     Integer sequence = checkpointSequence(log);
-                    if (sequence != null && (sequences.isEmpty() || !sequence.equals(sequences.get(sequences.size() - 1)))) {
+                    Integer last = sequences.isEmpty() ? null : sequences.get(sequences.size() - 1);
+                    if (sequence != null && !sequence.equals(last)) {
                         sequences.add(sequence);
                     }
                     Thread.sleep(10);
