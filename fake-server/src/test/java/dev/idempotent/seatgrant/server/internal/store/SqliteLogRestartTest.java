@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * passive checkpoint never quite catches up with a writer that never pauses; so without the checkpoint under the
  * store lock the log would grow for as long as the load lasts, by some 9 KB a grant. Every restart writes a new
  * log header with the next checkpoint sequence number (bytes 12 to 15, big-endian), which is what this counts.
+ * Tagged {@code load}: the mutation run leaves it out (see fake-server/pom.xml); the normal suite runs it.
  */
+@Tag("load")
 class SqliteLogRestartTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
