@@ -16,6 +16,7 @@ import dev.idempotent.seatgrant.worker.GrantListener.AttemptEvent;
 import dev.idempotent.seatgrant.worker.GrantListener.Outcome;
 import dev.idempotent.seatgrant.worker.GrantListener.OutcomeEvent;
 import dev.idempotent.seatgrant.worker.internal.GrantEvents;
+import dev.idempotent.seatgrant.worker.testing.Await;
 import dev.idempotent.seatgrant.worker.testing.CapturedEvents;
 import dev.idempotent.seatgrant.worker.testing.FakeTime;
 import java.net.URI;
@@ -152,7 +153,7 @@ class GrantListenerTest {
             assertEquals(new GrantOutcome.Granted("seat_7", 2), w.handle(new SeatRequested("req_t1", "ws_1", "u_1")));
             wm.resetScenarios();
             assertEquals(new GrantOutcome.Granted("seat_7", 2),
-                    w.handleAsync(new SeatRequested("req_t2", "ws_1", "u_1")).join());
+                    Await.join(w.handleAsync(new SeatRequested("req_t2", "ws_1", "u_1"))));
 
             wm.resetAll();
             wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(403)));
@@ -160,7 +161,7 @@ class GrantListenerTest {
                     () -> w.handle(new SeatRequested("req_t3", "ws_1", "u_1")));
             assertEquals(1, rejected.attempts());
             CompletionException async = assertThrows(CompletionException.class,
-                    () -> w.handleAsync(new SeatRequested("req_t4", "ws_1", "u_1")).join());
+                    () -> Await.join(w.handleAsync(new SeatRequested("req_t4", "ws_1", "u_1"))));
             assertInstanceOf(GrantRejectedException.class, async.getCause());
 
             List<CapturedEvents.Event> failures = log.all().stream()

@@ -16,6 +16,7 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.idempotent.seatgrant.worker.GrantListener.Outcome;
 import dev.idempotent.seatgrant.worker.GrantListener.OutcomeEvent;
 import dev.idempotent.seatgrant.worker.internal.GrantEvents;
+import dev.idempotent.seatgrant.worker.testing.Await;
 import dev.idempotent.seatgrant.worker.testing.CapturedEvents;
 import dev.idempotent.seatgrant.worker.testing.FakeTime;
 import java.net.ConnectException;
@@ -191,7 +192,7 @@ class HandleAsyncTest {
             assertFalse(completed.complete(new GrantOutcome.Granted("seat_other", 1)));
             assertFalse(completed.completeExceptionally(new IllegalStateException("late")));
             assertFalse(completed.cancel(false));
-            assertEquals(guess, completed.join());
+            assertEquals(guess, Await.join(completed));
 
             CompletableFuture<GrantOutcome> failed = w.handleAsync(event);
             assertTrue(failed.completeExceptionally(new IllegalStateException("gave up")));
@@ -215,7 +216,7 @@ class HandleAsyncTest {
             }
         }).build(), time, time, time)) {
             CompletableFuture<GrantOutcome> f = w.handleAsync(event);
-            assertEquals(new GrantOutcome.Granted("seat_1", 1), f.join());
+            assertEquals(new GrantOutcome.Granted("seat_1", 1), Await.join(f));
             assertFalse(f.cancel(true));
         }
         assertEquals(List.of(Outcome.GRANTED), outcomes.stream().map(OutcomeEvent::outcome).toList());

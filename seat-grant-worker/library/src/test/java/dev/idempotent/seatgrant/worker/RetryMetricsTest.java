@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.idempotent.seatgrant.worker.GrantListener.OutcomeEvent;
+import dev.idempotent.seatgrant.worker.testing.Await;
 import dev.idempotent.seatgrant.worker.testing.FakeTime;
 import io.github.resilience4j.micrometer.tagged.TaggedRetryMetricsPublisher;
 import io.github.resilience4j.retry.Retry;
@@ -58,7 +59,7 @@ class RetryMetricsTest {
         script(201);
         w.handle(new SeatRequested("req_a", "ws", "u"));
         script(503, 201);
-        w.handleAsync(new SeatRequested("req_b", "ws", "u")).join();
+        Await.join(w.handleAsync(new SeatRequested("req_b", "ws", "u")));
         script(503);
         assertThrows(GrantExhaustedException.class, () -> w.handle(new SeatRequested("req_c", "ws", "u")));
         script(400);

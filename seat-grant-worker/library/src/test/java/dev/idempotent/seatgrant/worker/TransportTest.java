@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import dev.idempotent.seatgrant.worker.testing.Await;
 import dev.idempotent.seatgrant.worker.testing.FakeTime;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -143,7 +144,7 @@ class TransportTest {
             assertEquals(new GrantOutcome.Granted("seat_1", 3), worker.handle(event));
             wm.resetScenarios();
             assertEquals(new GrantOutcome.Granted("seat_1", 3),
-                    worker.handleAsync(new SeatRequested("req_2", "ws_1", "u_1")).join());
+                    Await.join(worker.handleAsync(new SeatRequested("req_2", "ws_1", "u_1"))));
         }
         List<AttemptContext> expected = List.of(new AttemptContext("req_1", 1), new AttemptContext("req_1", 2),
                 new AttemptContext("req_1", 3), new AttemptContext("req_2", 1), new AttemptContext("req_2", 2),
@@ -186,7 +187,7 @@ class TransportTest {
         wm.stubFor(post("/v1/seats").willReturn(aResponse().withStatus(201).withBody(SEAT)));
         try (SeatGrantWorker worker = new SeatGrantWorker(config().build(), time, time, time)) {
             worker.handle(new SeatRequested("req_a", "ws_1", "u_1", "admin"));
-            worker.handleAsync(new SeatRequested("req_v", "ws_1", "u_1", "viewer")).join();
+            Await.join(worker.handleAsync(new SeatRequested("req_v", "ws_1", "u_1", "viewer")));
             worker.handle(new SeatRequested("req_m", "ws_1", "u_1"));
         }
         for (String[] keyAndRole : new String[][] {{"req_a", "admin"}, {"req_v", "viewer"}, {"req_m", "member"}}) {
@@ -210,7 +211,7 @@ class TransportTest {
         SeatGrantConfig config = config().requestCustomizer(hostile).build();
         try (SeatGrantWorker worker = new SeatGrantWorker(config, time, time, time)) {
             assertEquals(new GrantOutcome.Granted("seat_1", 1), worker.handle(event));
-            assertEquals(new GrantOutcome.Granted("seat_1", 1), worker.handleAsync(event).join());
+            assertEquals(new GrantOutcome.Granted("seat_1", 1), Await.join(worker.handleAsync(event)));
         }
         assertEquals(2, wm.findAll(anyRequestedFor(anyUrl())).size(), "nothing but the two grants was sent");
         List<LoggedRequest> grants = wm.findAll(postRequestedFor(urlEqualTo("/v1/seats"))
@@ -240,7 +241,8 @@ class TransportTest {
         }).build();
         try (SeatGrantWorker worker = new SeatGrantWorker(config, time, time, time)) {
             assertSame(tokenDown, assertThrows(IllegalStateException.class, () -> worker.handle(event)));
-            CompletionException async = assertThrows(CompletionException.class, () -> worker.handleAsync(event).join());
+            CompletionException async = assertThrows(CompletionException.class,
+                    () -> Await.join(worker.handleAsync(event)));
             assertSame(tokenDown, async.getCause());
             assertEquals(2, worker.retry().getMetrics().getNumberOfFailedCallsWithoutRetryAttempt(),
                     "both calls were booked, not lost");
