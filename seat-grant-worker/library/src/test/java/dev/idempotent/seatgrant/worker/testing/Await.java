@@ -7,10 +7,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * {@link CompletableFuture#join()} with a bound. A future the worker never completes fails the test with a message
- * instead of hanging it, and the wait, unlike {@code join}, ends when the test thread is interrupted (JUnit's
- * timeout in the mutation profile does that, so a mutant that loses a completion costs seconds, not PIT's timeout
- * and a new JVM).
+ * {@link CompletableFuture#join()} with a bound. A future the worker never completes (a bug that loses a completion)
+ * fails the test with a message instead of hanging the build, and the wait, unlike {@code join}, ends when the test
+ * thread is interrupted, as a JUnit timeout does.
  */
 public final class Await {
 
