@@ -56,6 +56,16 @@ class ProxyInFlightLimitTest {
                 JsonNode problem = Http.json(answer.body());
                 assertEquals("tag:idempotent.dev,2026:problem:in-flight-limit", problem.get("type").asText());
             }
+            RawConnection.Response chunked;
+            try (RawConnection raw = new RawConnection(proxy.baseUri(), 10_000)) {
+                // No length in its head: counted piece by piece, and refused at the piece that passes the limit.
+                chunked = raw.send("POST /chunked HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + Integer.toHexString(BODY.length()) + "\r\n" + BODY + "\r\n0\r\n\r\n").read();
+            }
+            assertEquals(503, chunked.status(), chunked.body());
+            assertEquals("1", chunked.header("Retry-After"));
+            assertEquals("tag:idempotent.dev,2026:problem:in-flight-limit",
+                    Http.json(chunked.body()).get("type").asText());
             assertEquals(1, warnings(logs).size(), "one line when the limit is hit: " + warnings(logs));
 
             holdMayAnswer.countDown();
@@ -67,7 +77,7 @@ class ProxyInFlightLimitTest {
                     upstream.received().stream().map(ScriptedUpstream.Received::target).toList(),
                     "a refused request never goes upstream");
             List<JournalEntry> journal = proxy.journal();
-            assertEquals(List.of("/over", "/over-again"), journal.stream().filter(e -> Integer.valueOf(503)
+            assertEquals(List.of("/over", "/over-again", "/chunked"), journal.stream().filter(e -> Integer.valueOf(503)
                     .equals(e.status())).map(JournalEntry::path).toList(), "each refusal is journaled");
             assertEquals(2, warnings(logs).size(), "no line per request: " + warnings(logs));
         }
