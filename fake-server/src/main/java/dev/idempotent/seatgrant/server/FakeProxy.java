@@ -4,6 +4,7 @@ import dev.idempotent.seatgrant.server.internal.FaultPlanner;
 import dev.idempotent.seatgrant.server.internal.Journal;
 import dev.idempotent.seatgrant.server.internal.http.HttpEngine;
 import dev.idempotent.seatgrant.server.internal.http.HttpSettings;
+import dev.idempotent.seatgrant.server.internal.http.InFlightBytes;
 import dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess;
 import dev.idempotent.seatgrant.server.internal.http.proxy.CreatedRule;
 import dev.idempotent.seatgrant.server.internal.http.proxy.OperationRule;
@@ -63,7 +64,10 @@ public final class FakeProxy implements FakeServer {
     public static FakeProxy start(ProxyConfig config) {
         UpstreamTarget target = UpstreamTarget.resolve(config.upstream());
         EventLoopGroup loops = HttpEngine.eventLoops();
-        Upstream upstream = new Upstream(loops, target, config.upstreamTimeout(), config.maxBody());
+        // One count of the bodies held, requests and answers alike, across every connection.
+        InFlightBytes inFlight = new InFlightBytes(config.maxInFlightBytes());
+        Upstream upstream = new Upstream(loops, target, config.upstreamTimeout(), config.maxBody(),
+                config.maxUpstreamConnections(), inFlight);
         ProxyCore core = new ProxyCore(new Journal(config.journalCapacity(), true),
                 new FaultPlanner(config.faultPlan()), new ResourceLedger(), upstream, target,
                 OperationRule.parse(config.operation()), CreatedRule.parse(config.created()), config.host(),
@@ -75,7 +79,7 @@ public final class FakeProxy implements FakeServer {
                     new HttpSettings(config.headerTimeout(), config.bodyTimeout(), config.idleTimeout(),
                             config.maxConnections(), config.clock(), config.maxBody()),
                     ProxyRoutes.withAdmin(core, new AdminAccess(config.adminToken(), config.host(),
-                            config.allowedHosts()), admin, config::scenario));
+                            config.allowedHosts()), admin, config::scenario), inFlight);
             return new FakeProxy(config, core, engine, admin);
         } catch (RuntimeException e) {
             // The engine has shut the event loops down; the pools never opened a connection.
@@ -167,6 +171,11 @@ public final class FakeProxy implements FakeServer {
                     .distinct().toList();
             return new Duplication("operation " + d.operation(), "resource", d.created(), keys, requests);
         }).toList();
+    }
+
+    /** Requests waiting for a pooled upstream connection now: lets a test know it has filled the pool. */
+    int upstreamWaiting() {
+        return core.upstream().waiting();
     }
 
     @Override

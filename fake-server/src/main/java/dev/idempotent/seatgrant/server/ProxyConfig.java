@@ -22,6 +22,8 @@ public final class ProxyConfig {
 
     /** The largest {@link Builder#maxBody(int)}: every in-flight request and answer may hold this much. */
     public static final int MAX_BODY_LIMIT = 64 * 1024 * 1024;
+    /** The most {@link Builder#maxUpstreamConnections(int)} allows. */
+    public static final int MAX_UPSTREAM_CONNECTIONS_LIMIT = 10_000;
 
     private final URI upstream;
     private final String host;
@@ -42,6 +44,8 @@ public final class ProxyConfig {
     private final Clock clock;
     private final Duration defaultHang;
     private final List<String> allowedHosts;
+    private final int maxUpstreamConnections;
+    private final long maxInFlightBytes;
 
     private ProxyConfig(Builder b) {
         this.upstream = b.upstream;
@@ -63,6 +67,8 @@ public final class ProxyConfig {
         this.clock = b.clock;
         this.defaultHang = b.defaultHang;
         this.allowedHosts = List.copyOf(b.allowedHosts);
+        this.maxUpstreamConnections = b.maxUpstreamConnections;
+        this.maxInFlightBytes = b.maxInFlightBytes;
     }
 
     /**
@@ -109,6 +115,8 @@ public final class ProxyConfig {
         b.clock = clock;
         b.defaultHang = defaultHang;
         b.allowedHosts = new ArrayList<>(allowedHosts);
+        b.maxUpstreamConnections = maxUpstreamConnections;
+        b.maxInFlightBytes = maxInFlightBytes;
         return b;
     }
 
@@ -200,6 +208,16 @@ public final class ProxyConfig {
         return allowedHosts;
     }
 
+    /** Upstream connections open at most; requests beyond them wait for one to be free. */
+    public int maxUpstreamConnections() {
+        return maxUpstreamConnections;
+    }
+
+    /** Request and answer body bytes held at once, across all connections; past it a request gets {@code 503}. */
+    public long maxInFlightBytes() {
+        return maxInFlightBytes;
+    }
+
     /** The shipped scenario {@code name}, aimed at this proxy's route when it has one. */
     FaultPlan scenario(String name) {
         FaultPlan plan = FaultPlan.scenario(name);
@@ -235,6 +253,8 @@ public final class ProxyConfig {
         private Clock clock = Clock.systemUTC();
         private Duration defaultHang = Duration.ofSeconds(60);
         private List<String> allowedHosts = new ArrayList<>();
+        private int maxUpstreamConnections = 256;
+        private long maxInFlightBytes = 64L * 1024 * 1024;
 
         private Builder(URI upstream) {
             this.upstream = upstream;
@@ -310,8 +330,9 @@ public final class ProxyConfig {
 
         /**
          * How long the upstream may take, from asking for a connection to the last byte of its answer; then the
-         * client gets {@code 504} and the journal {@code upstreamError: timeout}. Default 30 s. Connecting alone is
-         * bounded at 5 s ({@code 502}, {@code refused}).
+         * client gets {@code 504} and the journal {@code upstreamError: timeout}, or, when no connection was free or
+         * made by then, {@code 503} and {@code busy} (nothing was sent). Default 30 s. Connecting alone is bounded at
+         * 5 s ({@code 502}, {@code refused}).
          */
         public Builder upstreamTimeout(Duration timeout) {
             this.upstreamTimeout = ConfigChecks.positive(timeout, "upstream timeout");
@@ -391,7 +412,44 @@ public final class ProxyConfig {
             return this;
         }
 
+        /**
+         * How many connections to the upstream are open at most, shared out over the proxy's event loops; default
+         * 256. A request that finds them all busy waits for one, within {@link #upstreamTimeout}; a wait that runs
+         * out is {@code 503 upstream-busy} (nothing was sent).
+         *
+         * @throws IllegalArgumentException outside 1 to {@link #MAX_UPSTREAM_CONNECTIONS_LIMIT}
+         */
+        public Builder maxUpstreamConnections(int max) {
+            if (max < 1 || max > MAX_UPSTREAM_CONNECTIONS_LIMIT) {
+                throw new IllegalArgumentException("max upstream connections must be 1 to "
+                        + MAX_UPSTREAM_CONNECTIONS_LIMIT);
+            }
+            this.maxUpstreamConnections = max;
+            return this;
+        }
+
+        /**
+         * How many request and answer body bytes the proxy holds at once, across all its connections; default
+         * 64 MiB. A request that would take it past this gets {@code 503 in-flight-limit} with
+         * {@code Retry-After: 1}, and so does a forwarded request whose answer would (the upstream may have acted).
+         * {@link #build()} refuses a limit under {@link #maxBody(int)}: a body that may be read must fit.
+         *
+         * @throws IllegalArgumentException under 1 byte
+         */
+        public Builder maxInFlightBytes(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("max in-flight bytes must be 1 or more");
+            }
+            this.maxInFlightBytes = bytes;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException when {@link #maxInFlightBytes(long)} is under {@link #maxBody(int)} */
         public ProxyConfig build() {
+            if (maxInFlightBytes < maxBody) {
+                throw new IllegalArgumentException(
+                        "the in-flight limit (--max-in-flight) must be at least the body limit (--max-body)");
+            }
             return new ProxyConfig(this);
         }
     }

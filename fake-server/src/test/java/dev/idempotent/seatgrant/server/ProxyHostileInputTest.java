@@ -126,6 +126,27 @@ class ProxyHostileInputTest {
     }
 
     @Test
+    void anUpstreamStatusOutside100To599IsA502JournaledAsBroken() throws Exception {
+        try (ScriptedUpstream upstream = new ScriptedUpstream(r -> ScriptedUpstream.bytes(
+                "HTTP/1.1 " + r.target().substring(1) + " Odd\r\nContent-Length: 2\r\n\r\nok"));
+             FakeProxy proxy = FakeProxy.start(ProxyConfig.builder(upstream.baseUri()).build())) {
+            Http client = new Http(proxy.baseUri());
+
+            assertProblem(client.get("/1000"), 502, "upstream-broken");
+            assertProblem(client.get("/099"), 502, "upstream-broken");
+            assertProblem(client.get("/600"), 502, "upstream-broken");
+            assertEquals(200, client.get("/200").statusCode(), "a status in range still passes");
+
+            List<JournalEntry> journal = proxy.journal();
+            for (JournalEntry entry : journal.subList(0, 3)) {
+                assertEquals("broken", entry.upstreamError(), entry.toString());
+                assertNull(entry.upstreamStatus(), "no status outside 100-599 is kept as the upstream's");
+                assertEquals(502, entry.status());
+            }
+        }
+    }
+
+    @Test
     void aFaultBeforeTheCommitNeverReachesTheUpstreamAndOneAfterItLosesTheAnswerItGot() throws Exception {
         try (ScriptedUpstream upstream = new ScriptedUpstream(r -> ok(201, "{}", "Location: /orders/1"));
              FakeProxy proxy = FakeProxy.start(ProxyConfig.builder(upstream.baseUri())

@@ -38,9 +38,15 @@ public final class ProxyCommand {
                                        header:NAME (default header:Location) or json:/pointer (e.g. json:/id);
                                        an answer that names nothing counts each 201 as one
               --upstream-timeout DUR   the upstream's whole answer must come within DUR, else 504 (default 30s;
-                                       connecting alone is bounded at 5s, else 502)
+                                       connecting alone is bounded at 5s, else 502; no connection free or
+                                       made within DUR is 503, nothing sent)
+              --max-upstream-connections N
+                                       connections to the upstream open at most; requests beyond them wait
+                                       for one (default 256)
               --max-body SIZE          the largest body, both ways: a larger request gets 413, a larger answer
                                        502 (default 1MiB; e.g. 65536, 512KiB, 64MiB at most)
+              --max-in-flight SIZE     request and answer bodies held at once, across all connections; past
+                                       it 503 with Retry-After: 1 (default 64MiB; at least --max-body)
               --admin-token TOKEN      admin API needs 'Authorization: Bearer TOKEN' (and then answers any
                                        address); or set FAKE_SERVER_ADMIN_TOKEN. Visible ASCII only
               --allowed-host NAME      a name clients reach the admin API by besides localhost, 127.0.0.1,
@@ -143,7 +149,14 @@ public final class ProxyCommand {
         } else if (planFile != null) {
             faultSource = "plan " + planFile.getFileName();
         }
-        return new Options(false, false, builder.build(), faultSource);
+        ProxyConfig config;
+        try {
+            config = builder.build();
+        } catch (IllegalArgumentException e) {
+            // Settings that are fine alone but not together (--max-in-flight under --max-body).
+            throw new UsageException(e.getMessage());
+        }
+        return new Options(false, false, config, faultSource);
     }
 
     /** One setting, applied once the builder exists. */
@@ -178,6 +191,15 @@ public final class ProxyCommand {
             case "--max-body" -> {
                 int bytes = Flags.size(flag, Flags.value(queue, flag), ProxyConfig.MAX_BODY_LIMIT);
                 yield b -> b.maxBody(bytes);
+            }
+            case "--max-upstream-connections" -> {
+                int max = Flags.intInRange(flag, Flags.value(queue, flag), 1,
+                        ProxyConfig.MAX_UPSTREAM_CONNECTIONS_LIMIT);
+                yield b -> b.maxUpstreamConnections(max);
+            }
+            case "--max-in-flight" -> {
+                int bytes = Flags.size(flag, Flags.value(queue, flag), 1024 * 1024 * 1024);
+                yield b -> b.maxInFlightBytes(bytes);
             }
             case "--admin-token" -> {
                 String token = Flags.value(queue, flag);

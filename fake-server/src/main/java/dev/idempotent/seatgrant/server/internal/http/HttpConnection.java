@@ -53,7 +53,11 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     private final Routes routes;
     private final ConnectionGuard guard;
     private final FirstByteClock firstBytes;
+    private final RequestGate gate;
+    private final InFlightBytes inFlight;
     private final Deque<Arrival> queue = new ArrayDeque<>();
+    /** The body bytes of the request being served, counted by the gate until its exchange is over. */
+    private long servingBytes;
     private ChannelHandlerContext ctx;
     /** The exchange being served, until the next starts; null before the first. */
     private Exchange current;
@@ -63,10 +67,13 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     /** A {@code 100 Continue} held back until the requests before its own are answered; null for none. */
     private Object owedContinue;
 
-    HttpConnection(Routes routes, ConnectionGuard guard, FirstByteClock firstBytes) {
+    HttpConnection(Routes routes, ConnectionGuard guard, FirstByteClock firstBytes, RequestGate gate,
+                   InFlightBytes inFlight) {
         this.routes = routes;
         this.guard = guard;
         this.firstBytes = firstBytes;
+        this.gate = gate;
+        this.inFlight = inFlight;
     }
 
     @Override
@@ -124,6 +131,9 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
 
     /** Starts the next queued request, or, with none left, goes back to reading. */
     private void next() {
+        // The previous exchange is over: its request's body no longer counts as in flight.
+        gate.released(servingBytes);
+        servingBytes = 0;
         Arrival arrival = queue.poll();
         if (arrival == null || closing) {
             busy = false;
@@ -159,6 +169,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void serve(FullHttpRequest request, Instant firstByte) {
+        servingBytes = request.content().readableBytes();
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         // The gate let through only Netty's two constants, so identity tells the versions apart.
         boolean http10 = request.protocolVersion() == HttpVersion.HTTP_1_0;
@@ -205,7 +216,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
 
     /** Answers a request refused before it was whole: through the routes when its target can be read. */
     private void refuse(Refusal refusal, Instant firstByte) {
-        Reply reply = Problems.problem(refusal.status(), refusal.slug(), refusal.detail());
+        Reply reply = refusal.reply();
         if (refusal.uri() != null) {
             UriParts uri;
             try {
@@ -280,7 +291,11 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         guard.writing(true);
+        // An answer being written is held until it is: it counts as in flight, though it cannot be refused now.
+        long bytes = reply.body().length;
+        inFlight.hold(bytes);
         ctx.writeAndFlush(reply.toResponse(keepAlive, http10)).addListener((ChannelFutureListener) f -> {
+            inFlight.release(bytes);
             guard.writing(false);
             // Never negative, though an injected clock may be set back meanwhile.
             Long answeredMs = f.isSuccess() ? Math.max(0, Duration.between(firstByte, firstBytes.now()).toMillis()) : null;

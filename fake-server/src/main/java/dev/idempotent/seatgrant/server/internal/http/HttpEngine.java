@@ -67,6 +67,15 @@ public final class HttpEngine implements AutoCloseable {
      */
     public static HttpEngine start(EventLoopGroup group, String host, int port, HttpSettings settings,
                                    Routes routes) {
+        return start(group, host, port, settings, routes, InFlightBytes.UNBOUNDED);
+    }
+
+    /**
+     * As {@link #start(EventLoopGroup, String, int, HttpSettings, Routes)}, with request and answer bodies counted
+     * against {@code inFlight} across all connections: a request that would pass it gets {@code 503 in-flight-limit}.
+     */
+    public static HttpEngine start(EventLoopGroup group, String host, int port, HttpSettings settings,
+                                   Routes routes, InFlightBytes inFlight) {
         ConnectionCap cap = new ConnectionCap(settings.maxConnections());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
@@ -84,12 +93,13 @@ public final class HttpEngine implements AutoCloseable {
                         }
                         ConnectionGuard guard = new ConnectionGuard(settings);
                         FirstByteClock firstBytes = new FirstByteClock(settings.clock());
-                        HttpConnection connection = new HttpConnection(routes, guard, firstBytes);
+                        RequestGate gate = new RequestGate(guard, firstBytes, settings.maxBodyBytes(), inFlight);
+                        HttpConnection connection = new HttpConnection(routes, guard, firstBytes, gate, inFlight);
                         ch.pipeline()
                                 .addLast("guard", guard)
                                 .addLast("first-bytes", firstBytes)
                                 .addLast("codec", new HttpServerCodec(8192, 16 * 1024, 8192))
-                                .addLast("gate", new RequestGate(guard, firstBytes, settings.maxBodyBytes()))
+                                .addLast("gate", gate)
                                 .addLast("aggregate", new BodyLimitAggregator(connection, settings.maxBodyBytes()))
                                 .addLast("connection", connection);
                         cap.track(ch, guard);

@@ -2,6 +2,7 @@ package dev.idempotent.seatgrant.server.internal.http;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
@@ -24,6 +25,11 @@ import java.util.Locale;
  * declared body over the limit ({@code 413}). A refusal replaces the request in the pipeline, so it is answered
  * in order; everything after it on the connection is dropped, and the connection closes after the answer.
  *
+ * <p>It counts request bodies against the server's {@link InFlightBytes} as they come (from the head when it
+ * says its length, else piece by piece) and refuses one that would pass the limit with {@code 503 in-flight-limit}
+ * and {@code Retry-After: 1}; the {@link HttpConnection} says when a request's exchange is over and its bytes no longer
+ * count, and a closed connection gives back all it still counted.
+ *
  * <p>It also tells the {@link ConnectionGuard} and the {@link FirstByteClock} when a head and a body are complete.
  * One per connection.
  */
@@ -32,12 +38,47 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
     private final ConnectionGuard guard;
     private final FirstByteClock firstBytes;
     private final int maxBodyBytes;
+    private final InFlightBytes inFlight;
     private boolean discarding;
+    /** Body bytes this connection has counted and not given back. */
+    private long counted;
+    /** The request being read has no length in its head: its body is counted piece by piece. */
+    private boolean countingPieces;
+    private String method;
+    private String uri;
 
-    RequestGate(ConnectionGuard guard, FirstByteClock firstBytes, int maxBodyBytes) {
+    RequestGate(ConnectionGuard guard, FirstByteClock firstBytes, int maxBodyBytes, InFlightBytes inFlight) {
         this.guard = guard;
         this.firstBytes = firstBytes;
         this.maxBodyBytes = maxBodyBytes;
+        this.inFlight = inFlight;
+    }
+
+    /** A request whose body was {@code bytes} long has been answered: they no longer count. */
+    void released(long bytes) {
+        long n = Math.min(bytes, counted);
+        counted -= n;
+        inFlight.release(n);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        inFlight.release(counted);
+        counted = 0;
+        ctx.fireChannelInactive();
+    }
+
+    private boolean count(long bytes) {
+        if (!inFlight.tryReserve(bytes)) {
+            return false;
+        }
+        counted += bytes;
+        return true;
+    }
+
+    private static Refusal overLimit(String method, String uri) {
+        return new Refusal(503, "in-flight-limit", "the server holds too many request and answer bytes now;"
+                + " this request was neither read nor forwarded", method, uri, 1);
     }
 
     @Override
@@ -50,6 +91,15 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
             guard.headComplete();
             firstBytes.headDecoded();
             Refusal refusal = refusal(head, maxBodyBytes);
+            if (refusal == null) {
+                method = head.method().name();
+                uri = head.uri();
+                long length = HttpUtil.getContentLength(head, -1L);
+                countingPieces = length < 0;
+                if (length > 0 && !count(length)) {
+                    refusal = overLimit(method, uri);
+                }
+            }
             if (refusal != null) {
                 discarding = true;
                 ReferenceCountUtil.release(msg);
@@ -59,7 +109,16 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
                 return;
             }
         }
+        if (countingPieces && msg instanceof HttpContent piece && !count(piece.content().readableBytes())) {
+            discarding = true;
+            ReferenceCountUtil.release(msg);
+            guard.bodyComplete();
+            firstBytes.requestEnded();
+            ctx.fireChannelRead(overLimit(method, uri));
+            return;
+        }
         if (msg instanceof LastHttpContent) {
+            countingPieces = false;
             guard.bodyComplete();
             firstBytes.requestEnded();
         }

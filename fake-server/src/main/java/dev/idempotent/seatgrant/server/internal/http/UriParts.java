@@ -13,7 +13,10 @@ import java.util.Map;
 /**
  * A request target split into its decoded path and query parameters, strictly: a {@code %} not followed by two
  * hex digits, or escapes that decode to bytes that are not UTF-8 (overlong forms, lone surrogates), are refused
- * rather than guessed at. Raw bytes over 0x7F must be UTF-8 too. Netty's {@code QueryStringDecoder} throws for the first and replaces the second.
+ * rather than guessed at. Raw bytes over 0x7F must be UTF-8 too. Netty's {@code QueryStringDecoder} throws for
+ * the first and replaces the second. A path with a {@code .} or {@code ..} segment, written out or escaped
+ * ({@code %2E}, either case), is refused too: after dot-segment removal (RFC 3986 section 5.2.4) it names another
+ * path than the one every route and fault rule reads ({@code /x/../__admin/x} is the admin API's).
  * A target in absolute form ({@code http://host/v1/seats}) names the same resource as its path and query.
  *
  * @param path  the decoded path ({@code +} stays a plus)
@@ -56,6 +59,9 @@ public record UriParts(String path, Map<String, List<String>> query) {
         int q = target.indexOf('?');
         String rawPath = q < 0 ? target : target.substring(0, q);
         String path = decode(rawPath, false, true);
+        if (hasDotSegment(path)) {
+            throw new Invalid(true, "the path has a . or .. segment");
+        }
         Map<String, List<String>> query = new LinkedHashMap<>();
         if (q >= 0) {
             for (String pair : target.substring(q + 1).split("&")) {
@@ -91,6 +97,23 @@ public record UriParts(String path, Map<String, List<String>> query) {
         }
         String rest = target.substring(end);
         return rest.startsWith("/") ? rest : "/" + rest;
+    }
+
+    /** True when a segment of the decoded {@code path} is {@code .} or {@code ..}. */
+    private static boolean hasDotSegment(String path) {
+        int start = 0;
+        while (start <= path.length()) {
+            int end = path.indexOf('/', start);
+            if (end < 0) {
+                end = path.length();
+            }
+            int length = end - start;
+            if ((length == 1 || length == 2) && path.startsWith(length == 1 ? "." : "..", start)) {
+                return true;
+            }
+            start = end + 1;
+        }
+        return false;
     }
 
     /** The first value of a query parameter; null when absent. */

@@ -15,6 +15,7 @@ import dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess;
 import dev.idempotent.seatgrant.server.internal.http.admin.AdminRoutes;
 import dev.idempotent.seatgrant.server.internal.http.faults.FaultRunner;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -117,11 +118,12 @@ public final class ProxyRoutes implements Routes {
             return reply.withSeat(mark.resource(), mark.created());
         }
         UpstreamError error = ((UpstreamResult.Failure) result).error();
-        if (write && error != UpstreamError.REFUSED) {
+        if (write && error.mayHaveActed()) {
             // It may have reached the upstream and acted: the operation counts, though no answer names a resource.
             core.ledger().record(operation, true, null, null);
         }
-        return Problems.problem(error.status(), error.slug(), error.detail());
+        Reply problem = Problems.problem(error.status(), error.slug(), error.detail());
+        return error == UpstreamError.IN_FLIGHT_LIMIT ? problem.withHeader(HttpHeaderNames.RETRY_AFTER, 1) : problem;
     }
 
     /** {@code GET /__admin/ledger} on a proxy. */
