@@ -31,12 +31,13 @@ public final class ResetGenerations {
     }
 
     private final Map<Object, Cut> inFlight = new ConcurrentHashMap<>();
-    private long current;
+    /** Written under the lock; read without it on the hot path. */
+    private volatile long current;
     private long writing;
     private long draining;
 
     /** The generation a request that begins now belongs to. */
-    public synchronized long current() {
+    public long current() {
         return current;
     }
 
@@ -61,7 +62,7 @@ public final class ResetGenerations {
     }
 
     /** Whether {@code generation} is still current: a request of an older one writes nothing more. */
-    public synchronized boolean isCurrent(long generation) {
+    public boolean isCurrent(long generation) {
         return generation == current;
     }
 
