@@ -3,7 +3,7 @@
 def reports = new File(basedir, 'target/surefire-reports')
 def expected = ['com.example.seats.NoDuplicateSeatsTest': 2,
                 'com.example.seats.ServerPerTestTest': 2,
-                'com.example.seats.TestClasspathTest': 2]
+                'com.example.seats.TestClasspathTest': 5]
 expected.each { name, count ->
     def report = new File(reports, "TEST-${name}.xml")
     assert report.isFile() : "no report for ${name}"

@@ -2,6 +2,7 @@ package dev.idempotent.seatgrant.server;
 
 import dev.idempotent.seatgrant.server.internal.FaultPlanner;
 import dev.idempotent.seatgrant.server.internal.Journal;
+import dev.idempotent.seatgrant.server.internal.ResetGenerations;
 import dev.idempotent.seatgrant.server.internal.http.HttpEngine;
 import dev.idempotent.seatgrant.server.internal.http.HttpSettings;
 import dev.idempotent.seatgrant.server.internal.http.InFlightBytes;
@@ -71,7 +72,7 @@ public final class FakeProxy implements FakeServer {
         ProxyCore core = new ProxyCore(new Journal(config.journalCapacity(), true),
                 new FaultPlanner(config.faultPlan()), new ResourceLedger(), upstream, target,
                 OperationRule.parse(config.operation()), CreatedRule.parse(config.created()), config.host(),
-                config.defaultHang().toMillis());
+                config.defaultHang().toMillis(), new ResetGenerations());
         // The journal's renders and the ledger's snapshots: small work, off the event loops.
         ExecutorService admin = Executors.newSingleThreadExecutor(new DefaultThreadFactory("proxy-admin", true));
         try {

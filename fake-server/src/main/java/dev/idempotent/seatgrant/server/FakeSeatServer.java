@@ -3,6 +3,7 @@ package dev.idempotent.seatgrant.server;
 import dev.idempotent.seatgrant.server.internal.FaultPlanner;
 import dev.idempotent.seatgrant.server.internal.GrantService;
 import dev.idempotent.seatgrant.server.internal.Journal;
+import dev.idempotent.seatgrant.server.internal.ResetGenerations;
 import dev.idempotent.seatgrant.server.internal.ServerCore;
 import dev.idempotent.seatgrant.server.internal.http.HttpEngine;
 import dev.idempotent.seatgrant.server.internal.http.HttpSettings;
@@ -60,10 +61,12 @@ public final class FakeSeatServer implements FakeServer {
         DbSpec spec = DbSpec.parse(config.db());
         SeatStore store = SeatStore.open(spec, DB_THREADS);
         ExecutorService db = Executors.newFixedThreadPool(DB_THREADS, new DefaultThreadFactory("seat-db", true));
+        ResetGenerations generations = new ResetGenerations();
         ServerCore core = new ServerCore(store,
-                new GrantService(store, config.clock(), config.claimLease(), db),
+                new GrantService(store, config.clock(), config.claimLease(), db, generations),
                 new FaultPlanner(config.faultPlan()), new Journal(config.journalCapacity()), config.clock(), db,
-                config.replayStatus(), config.requireKey(), config.adminToken(), config.defaultHang().toMillis());
+                config.replayStatus(), config.requireKey(), config.adminToken(), config.defaultHang().toMillis(),
+                generations);
         try {
             HttpEngine engine = HttpEngine.start(config.host(), config.port(),
                     new HttpSettings(config.headerTimeout(), config.bodyTimeout(), config.idleTimeout(),

@@ -36,7 +36,7 @@ import java.util.Set;
 public record FaultPlan(long seed, List<FaultRule> rules) {
 
     /** The scenarios shipped with the server; {@link #scenario(String)} loads them. */
-    public static final List<String> SCENARIOS = List.of("incident", "reset", "flaky");
+    public static final List<String> SCENARIOS = List.of("incident", "incident-fast", "reset", "flaky");
 
     // Strict for the same reason unknown fields are refused: a repeated "fault" or a second object pasted after
     // the first must not silently pick one of them.

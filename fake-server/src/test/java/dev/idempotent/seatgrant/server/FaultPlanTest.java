@@ -39,11 +39,24 @@ class FaultPlanTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"incident", "reset", "flaky"})
+    @ValueSource(strings = {"incident", "incident-fast", "reset", "flaky"})
     void everyShippedScenarioLoads(String name) {
         FaultPlan plan = FaultPlan.scenario(name);
 
         assertTrue(!plan.rules().isEmpty());
+    }
+
+    @Test
+    void incidentFastIsTheIncidentWithoutTheGatewayWait() {
+        FaultRule incident = FaultPlan.scenario("incident").rules().get(0);
+
+        FaultPlan fast = FaultPlan.scenario("incident-fast");
+
+        assertEquals(1500L, incident.delayMs());
+        assertEquals(List.of(new FaultRule(incident.method(), incident.path(), incident.attempt(), incident.every(),
+                incident.probability(), incident.times(), incident.fault(), incident.status(), incident.retryAfter(),
+                null)), fast.rules());
+        assertEquals(FaultPlan.scenario("incident").seed(), fast.seed());
     }
 
     @Test
@@ -61,7 +74,7 @@ class FaultPlanTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"incident", "reset", "flaky"})
+    @ValueSource(strings = {"incident", "incident-fast", "reset", "flaky"})
     void aShippedScenarioIsNamedOnItsOwnRouteAndOnAnother(String name) {
         FaultPlan shipped = FaultPlan.scenario(name);
 

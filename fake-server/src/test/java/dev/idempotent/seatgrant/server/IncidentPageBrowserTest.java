@@ -499,6 +499,10 @@ class IncidentPageBrowserTest {
         assertEquals("Operations", text(page, "ledger-keys-label"));
         assertEquals("3 operations created more than one resource", text(page, "ledger-duplicates"));
         assertEquals("Timeline: one lane per operation", text(page, "timeline-heading"));
+        String legend = text(page, "legend");
+        assertTrue(legend.contains("the upstream created a resource")
+                && legend.contains("more than one resource for one operation"), legend);
+        assertFalse(legend.contains("seat"), legend);
         List<WebElement> lanes = lanes(page);
         assertEquals(3, lanes.size(), laneTexts(lanes));
         assertEquals(List.of("key order-k"), lanes.stream().map(IncidentPageBrowserTest::laneName)

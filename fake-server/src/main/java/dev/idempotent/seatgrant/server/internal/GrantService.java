@@ -44,47 +44,78 @@ public final class GrantService {
     private final Clock clock;
     private final Duration lease;
     private final Executor dbExecutor;
+    private final ResetGenerations generations;
 
     public GrantService(SeatStore store, Clock clock, Duration lease, Executor dbExecutor) {
+        this(store, clock, lease, dbExecutor, new ResetGenerations());
+    }
+
+    /** @param generations a store write of a request a reset outlived is dropped: its seat would outlive the reset */
+    public GrantService(SeatStore store, Clock clock, Duration lease, Executor dbExecutor,
+                        ResetGenerations generations) {
         this.store = store;
         this.clock = clock;
         this.lease = lease;
         this.dbExecutor = dbExecutor;
+        this.generations = generations;
+    }
+
+    /** {@link #grant(GrantRequest, String, long, long)} in the current reset generation. */
+    public CompletableFuture<Outcome> grant(GrantRequest request, String key, long holdMs) {
+        return grant(request, key, holdMs, generations.current());
     }
 
     /**
      * Grants a seat.
      *
      * @param key    the Idempotency-Key; nullable, and then nothing dedupes the grant
-     * @param holdMs how long to hold the claim before committing (the {@code delay} fault); 0 for none
+     * @param holdMs     how long to hold the claim before committing (the {@code delay} fault); 0 for none
+     * @param generation the reset generation of the request: once a reset ends it, the store is not written, and
+     *                   the future fails with {@link ResetGenerations.Outdated}
      */
-    public CompletableFuture<Outcome> grant(GrantRequest request, String key, long holdMs) {
+    public CompletableFuture<Outcome> grant(GrantRequest request, String key, long holdMs, long generation) {
         if (key == null) {
             if (holdMs <= 0) {
                 Seat seat = newSeat(request);
-                return store.grant(null, request.canonicalHash(), seat, clock.instant())
-                        .thenApply(wrote -> new Outcome.Created(seat));
+                return grantInStore(null, request, seat, generation).thenApply(wrote -> new Outcome.Created(seat));
             }
             return CompletableFuture.supplyAsync(() -> (Outcome) new Outcome.Created(
-                    store.insertWithoutKey(newSeat(request))), after(holdMs));
+                    generations.write(generation, () -> store.insertWithoutKey(newSeat(request)))), after(holdMs));
         }
         if (holdMs <= 0) {
             Seat seat = newSeat(request);
-            return store.grant(key, request.canonicalHash(), seat, clock.instant()).thenCompose(wrote -> wrote
+            return grantInStore(key, request, seat, generation).thenCompose(wrote -> wrote
                     ? CompletableFuture.completedFuture((Outcome) new Outcome.Created(seat))
                     // The key exists: replay it, refuse a mismatch, report it in progress, or take an expired
                     // claim over, exactly as a held grant would.
-                    : CompletableFuture.supplyAsync(() -> claimThenComplete(request, key), dbExecutor));
+                    : CompletableFuture.supplyAsync(() -> generations.write(generation,
+                            () -> claimThenComplete(request, key)), dbExecutor));
         }
         String owner = newOwner();
-        return CompletableFuture.supplyAsync(
-                () -> store.claim(key, request.canonicalHash(), owner, clock.instant(), lease), dbExecutor)
+        return CompletableFuture.supplyAsync(() -> generations.write(generation,
+                        () -> store.claim(key, request.canonicalHash(), owner, clock.instant(), lease)), dbExecutor)
                 .thenCompose(claim -> {
                     if (claim instanceof ClaimResult.Claimed) {
-                        return CompletableFuture.supplyAsync(() -> complete(request, key, owner), after(holdMs));
+                        return CompletableFuture.supplyAsync(() -> generations.write(generation,
+                                () -> complete(request, key, owner)), after(holdMs));
                     }
                     return CompletableFuture.completedFuture(fromClaim(claim));
                 });
+    }
+
+    /** The group-committed write, with a reset held off until it is done (or refused once a reset ended it). */
+    private CompletableFuture<Boolean> grantInStore(String key, GrantRequest request, Seat seat, long generation) {
+        if (!generations.enter(generation)) {
+            return CompletableFuture.failedFuture(new ResetGenerations.Outdated());
+        }
+        CompletableFuture<Boolean> written;
+        try {
+            written = store.grant(key, request.canonicalHash(), seat, clock.instant());
+        } catch (RuntimeException e) {
+            generations.exit(generation);
+            throw e;
+        }
+        return written.whenComplete((wrote, failure) -> generations.exit(generation));
     }
 
     /** The long way, on a store thread already: claim, and complete at once if the claim is ours. */

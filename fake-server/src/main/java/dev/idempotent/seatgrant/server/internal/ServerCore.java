@@ -9,7 +9,8 @@ import java.util.concurrent.ExecutorService;
  * Everything a request handler needs, wired once per server: the store, the planner, the journal and the
  * settings. Immutable; the parts it holds are themselves thread-safe.
  *
- * @param adminToken nullable: without it the admin API answers loopback clients only
+ * @param adminToken  nullable: without it the admin API answers loopback clients only
+ * @param generations which requests a reset has outlived; shared with {@link #grants()}
  */
 public record ServerCore(
         SeatStore store,
@@ -21,10 +22,15 @@ public record ServerCore(
         ReplayStatus replayStatus,
         boolean requireKey,
         String adminToken,
-        long defaultHangMs) {
+        long defaultHangMs,
+        ResetGenerations generations) {
 
-    /** Empties the seats, the keys, the journal and the plan: what {@code POST /__admin/reset} does. */
+    /**
+     * Empties the seats, the keys, the journal and the plan: what {@code POST /__admin/reset} does. Requests still in
+     * flight are cut off first ({@link ResetGenerations}), so nothing of theirs lands after the reset.
+     */
     public void reset() {
+        generations.advance();
         store.reset();
         journal.clear();
         planner.reset();

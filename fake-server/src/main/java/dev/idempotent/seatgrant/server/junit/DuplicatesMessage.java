@@ -10,11 +10,13 @@ import java.util.List;
  * the client had been answered before it.
  *
  * <pre>
- * Expected at most one seat (or resource) per user (or operation); found 1 duplicate:
+ * Expected at most one seat per user; found 1 duplicate:
  *   user user_1 in workspace ws_1 has 2 seats: seat_a, seat_b; keys: none; its requests:
  *     #1 POST /v1/seats, attempt 1, no key: committed seat_a; fault status-after-commit answered 504
  *     #2 POST /v1/seats, attempt 2, no key: committed seat_b; answered 201
  * </pre>
+ *
+ * <p>Through a proxy it speaks of operations and resources: {@code Expected at most one resource per operation}.
  *
  * <p>It quotes the Idempotency-Keys, which the server otherwise keeps out of its logs: in a test they are the
  * evidence, and they are the client's own request ids. Paths are API paths, never with a query string or a base
@@ -30,8 +32,10 @@ final class DuplicatesMessage {
     }
 
     static String describe(List<Duplication> duplications) {
-        StringBuilder out = new StringBuilder("Expected at most one seat (or resource) per user (or operation); found ")
-                .append(duplications.size()).append(duplications.size() == 1 ? " duplicate:" : " duplicates:");
+        // Every duplication comes from one server, so the first one's noun says which kind it is.
+        boolean seats = duplications.isEmpty() || "seat".equals(duplications.get(0).noun());
+        StringBuilder out = new StringBuilder(seats ? "Expected at most one seat per user; found "
+                : "Expected at most one resource per operation; found ").append(duplications.size()).append(duplications.size() == 1 ? " duplicate:" : " duplicates:");
         for (Duplication d : duplications.subList(0, Math.min(MAX_SUBJECTS, duplications.size()))) {
             out.append("\n  ").append(d.subject()).append(" has ").append(d.created().size()).append(' ')
                     .append(d.noun()).append("s: ").append(String.join(", ", d.created()))

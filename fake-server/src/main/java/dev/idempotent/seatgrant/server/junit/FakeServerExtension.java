@@ -10,8 +10,10 @@ import dev.idempotent.seatgrant.server.ProxyConfig;
 import dev.idempotent.seatgrant.server.ProxyLedger;
 import dev.idempotent.seatgrant.server.ServerConfig;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -22,6 +24,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A fake seat server, or a fault proxy in front of your own service, for a JUnit 5 test: register it with
@@ -48,8 +52,9 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *
  * <p><b>Parallel tests.</b> Test classes that run in parallel each get their own server. A server in a static field
  * serves one test at a time, since a test's reset would wipe another's evidence: a test that starts while another
- * test of the same server is running fails with an {@link ExtensionConfigurationException} that says so. Use an
- * instance field (a server per test) for a class whose tests run concurrently.
+ * test of the same server is running waits its turn, up to {@link #DEFAULT_TURN_WAIT}, and then fails with an
+ * {@link ExtensionConfigurationException} that says why. Use an instance field (a server per test) for a class
+ * whose tests should run side by side.
  *
  * <p><b>Parameters.</b> A test or lifecycle method parameter of type {@link URI} receives {@link #baseUri()}. With two
  * of these extensions registered, both offer it and JUnit refuses the parameter: use the fields then.
@@ -60,7 +65,15 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 public final class FakeServerExtension
         implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
 
+    /** How long a test waits for another test of the same server to finish before it fails. */
+    public static final Duration DEFAULT_TURN_WAIT = Duration.ofMinutes(2);
+
+    private static final Logger LOG = LoggerFactory.getLogger(FakeServerExtension.class);
+
     private final Supplier<? extends FakeServer> starter;
+    /** True when the server starts at the first test rather than before all: its config is read only then. */
+    private final boolean startAtFirstTest;
+    private final Duration turnWait;
     private volatile FakeServer server;
     /** The plan the server started with, which each test starts from again. */
     private FaultPlan startPlan;
@@ -68,6 +81,8 @@ public final class FakeServerExtension
     private int containers;
     /** The unique id of the test using the server now; null between tests. */
     private String activeTest;
+    /** Tests waiting for their turn on the server now. */
+    private int waiting;
 
     /**
      * An extension over any {@link FakeServer}: the public factories pass how to start theirs.
@@ -75,7 +90,18 @@ public final class FakeServerExtension
      * @param starter starts a new server each time it is called; called once per class or once per test
      */
     FakeServerExtension(Supplier<? extends FakeServer> starter) {
+        this(starter, false, DEFAULT_TURN_WAIT);
+    }
+
+    /** As {@link #FakeServerExtension(Supplier)}, with a bound of its own on a test's wait for its turn. */
+    FakeServerExtension(Supplier<? extends FakeServer> starter, Duration turnWait) {
+        this(starter, false, turnWait);
+    }
+
+    private FakeServerExtension(Supplier<? extends FakeServer> starter, boolean startAtFirstTest, Duration turnWait) {
         this.starter = Objects.requireNonNull(starter, "starter");
+        this.startAtFirstTest = startAtFirstTest;
+        this.turnWait = Objects.requireNonNull(turnWait, "turnWait");
     }
 
     /**
@@ -112,9 +138,41 @@ public final class FakeServerExtension
         return new FakeServerExtension(() -> FakeProxy.start(config));
     }
 
+    /**
+     * A fault proxy whose config is read when the first test starts, not when the class loads: for a service that
+     * the test class starts itself, in a {@code @BeforeAll} method or another extension, so its address is known
+     * only then. {@code config} is called once per server, just before the first test's {@code @BeforeEach}
+     * methods (in a static field, once for the class; in an instance field, before each test). Everything else is
+     * {@link #proxy(ProxyConfig)}'s.
+     *
+     * <p>The proxy is not running before that first test: {@link #baseUri()} and the other accessors throw
+     * {@link IllegalStateException} in a {@code @BeforeAll} method, and a {@link URI} parameter cannot be resolved
+     * there; take it in a test or a {@code @BeforeEach} method.
+     *
+     * <pre>{@code
+     * static OrdersService orders;
+     *
+     * @RegisterExtension
+     * static FakeServerExtension fake = FakeServerExtension.proxy(
+     *         () -> ProxyConfig.builder(orders.baseUri()).route("POST", "/orders").build());
+     *
+     * @BeforeAll
+     * static void startOrders() {
+     *     orders = OrdersService.start();
+     * }
+     * }</pre>
+     *
+     * @param config gives the proxy's config, upstream included; called at the first test, never before
+     */
+    public static FakeServerExtension proxy(Supplier<ProxyConfig> config) {
+        Objects.requireNonNull(config, "config");
+        return new FakeServerExtension(() -> FakeProxy.start(Objects.requireNonNull(config.get(),
+                "the ProxyConfig supplier gave null")), true, DEFAULT_TURN_WAIT);
+    }
+
     @Override
     public synchronized void beforeAll(ExtensionContext context) {
-        if (containers == 0) {
+        if (containers == 0 && !startAtFirstTest) {
             start();
         }
         containers++;
@@ -133,13 +191,9 @@ public final class FakeServerExtension
 
     @Override
     public synchronized void beforeEach(ExtensionContext context) {
-        if (activeTest != null) {
-            throw new ExtensionConfigurationException("a FakeServerExtension with one server per class (a static "
-                    + "field) serves one test at a time, and " + context.getDisplayName() + " started while another "
-                    + "test was using it; use an instance field (a server per test) or run these tests one at a time");
-        }
+        awaitTurn(context);
         activeTest = context.getUniqueId();
-        if (containers == 0) {
+        if (server == null) {
             start();
         } else {
             server.reset();
@@ -157,12 +211,54 @@ public final class FakeServerExtension
         if (containers == 0) {
             stop();
         }
+        notifyAll();
+    }
+
+    /** Waits, bounded, until no other test uses the server; a test's reset would wipe the other's evidence. */
+    private void awaitTurn(ExtensionContext context) {
+        long deadline = System.nanoTime() + turnWait.toNanos();
+        waiting++;
+        try {
+            for (long left = turnWait.toNanos(); activeTest != null; left = deadline - System.nanoTime()) {
+                if (left <= 0) {
+                    throw new ExtensionConfigurationException("a FakeServerExtension with one server per class (a "
+                            + "static field) serves one test at a time, and " + context.getDisplayName()
+                            + " waited " + turnWait.toMillis() + " ms for another test to finish with it; use an "
+                            + "instance field (a server per test), or run these tests one at a time");
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ExtensionConfigurationException("interrupted while " + context.getDisplayName()
+                    + " waited for its turn on the fake server", e);
+        } finally {
+            waiting--;
+        }
+    }
+
+    /** How many tests are waiting for their turn on the server now. */
+    synchronized int testsWaiting() {
+        return waiting;
     }
 
     private void start() {
         FakeServer started = starter.get();
         startPlan = started.faultPlan();
         server = started;
+        // The port and the kind of store only: a URL could name an upstream's path or a database's password.
+        String what = started instanceof FakeSeatServer seats ? "a fake seat server (store: "
+                + seats.storeDescription() + ")" : started instanceof FakeProxy ? "a fault proxy" : "a fake server";
+        LOG.info("FakeServerExtension started {} on port {}; faults: {}", what, started.baseUri().getPort(),
+                describe(startPlan));
+    }
+
+    private static String describe(FaultPlan plan) {
+        if (plan.rules().isEmpty()) {
+            return "none";
+        }
+        return plan.scenarioName().map(name -> "scenario " + name)
+                .orElse(plan.rules().size() + (plan.rules().size() == 1 ? " rule" : " rules"));
     }
 
     private void stop() {
@@ -184,7 +280,8 @@ public final class FakeServerExtension
         if (running == null) {
             throw new ParameterResolutionException("no fake server is running yet for " + parameter.getParameter()
                     + ": an instance-field FakeServerExtension starts its server before each test, after the test "
-                    + "class's constructor; take the URI in the test or a @BeforeEach method");
+                    + "class's constructor, and one made by proxy(Supplier) at the first test, after @BeforeAll; "
+                    + "take the URI in the test or a @BeforeEach method");
         }
         return running.baseUri();
     }

@@ -53,7 +53,8 @@
 
   function init() {
     ['connection', 'updated', 'token-form', 'token-input', 'token-why', 'ledger-seats', 'ledger-keys', 'ledger-duplicates',
-      'ledger-seats-label', 'ledger-keys-label', 'timeline-heading',
+      'ledger-seats-label', 'ledger-keys-label', 'timeline-heading', 'legend-committed', 'legend-replay', 'legend-before',
+      'legend-duplicate',
       'ledger-duplicates-box', 'ledger-requests', 'ledger-plan', 'scenario-form', 'scenario-select', 'clear-plan',
       'reset-store', 'control-result', 'filter', 'only-duplicates', 'lane-count', 'axis', 'lanes', 'lanes-spacer',
       'lane-list', 'empty', 'empty-none', 'empty-why', 'story', 'story-heading', 'story-summary', 'story-diagram', 'story-steps', 'story-close'
@@ -840,6 +841,13 @@
     el['timeline-heading'].textContent = proxied ? 'Timeline: one lane per operation' : 'Timeline: one lane per grant';
     el['reset-store'].textContent = proxied ? 'Reset ledger, journal and fault plan' : 'Reset store, journal and fault plan';
     el['lane-list'].setAttribute('aria-label', proxied ? 'Operations, oldest first' : 'Grants, oldest first');
+    el['legend-committed'].textContent = proxied ? 'the upstream created a resource' : 'committed a seat';
+    el['legend-replay'].textContent = proxied ? 'an answer naming the resource already created'
+      : 'replay of the seat already made';
+    el['legend-before'].textContent = proxied ? 'fault before the upstream, nothing forwarded'
+      : 'fault before the store, nothing written';
+    el['legend-duplicate'].textContent = proxied ? 'more than one resource for one operation'
+      : 'more than one seat for one grant or one user';
   }
 
   function clock(ms) {

@@ -50,7 +50,7 @@ class AssertNoDuplicatesTest {
         List<String> seats = fake.ledger().duplicates().get(0).seatIds();
         List<Long> seq = fake.journal().stream().map(JournalEntry::seq).toList();
         assertEquals("""
-                Expected at most one seat (or resource) per user (or operation); found 1 duplicate:
+                Expected at most one seat per user; found 1 duplicate:
                   user user_1 in workspace ws_1 has 2 seats: %s, %s; keys: none; its requests:
                     #%d POST /v1/seats, attempt 1, no key: committed %s; fault status-after-commit answered 504
                     #%d POST /v1/seats, attempt 2, no key: committed %s; answered 201"""
@@ -71,7 +71,7 @@ class AssertNoDuplicatesTest {
         AssertionError failure = assertThrows(AssertionError.class, fake::assertNoDuplicates);
 
         List<String> message = failure.getMessage().lines().toList();
-        assertEquals("Expected at most one seat (or resource) per user (or operation); found 2 duplicates:",
+        assertEquals("Expected at most one seat per user; found 2 duplicates:",
                 message.get(0));
         assertEquals(List.of("user user_1 in workspace ws_1", "user user_9 in workspace ws_2"),
                 fake.duplications().stream().map(d -> d.subject()).toList());

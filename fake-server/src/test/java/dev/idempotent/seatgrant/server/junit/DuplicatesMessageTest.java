@@ -40,7 +40,7 @@ class DuplicatesMessageTest {
     @Test
     void aSubjectWhoseRequestsTheJournalNoLongerHolds() {
         assertEquals("""
-                Expected at most one seat (or resource) per user (or operation); found 1 duplicate:
+                Expected at most one resource per operation; found 1 duplicate:
                   operation op-7 has 2 resources: r1, r2; keys: op-7; none of its requests is left in the journal""",
                 DuplicatesMessage.describe(List.of(
                         new Duplication("operation op-7", "resource", List.of("r1", "r2"), List.of("op-7"), List.of()))));
@@ -56,7 +56,7 @@ class DuplicatesMessageTest {
         List<String> lines = DuplicatesMessage.describe(
                 Collections.nCopies(DuplicatesMessage.MAX_SUBJECTS + 2, many)).lines().toList();
 
-        assertEquals("Expected at most one seat (or resource) per user (or operation); found 22 duplicates:",
+        assertEquals("Expected at most one seat per user; found 22 duplicates:",
                 lines.get(0));
         int perSubject = 1 + DuplicatesMessage.MAX_REQUESTS + 1;
         assertEquals(1 + DuplicatesMessage.MAX_SUBJECTS * perSubject + 1, lines.size());

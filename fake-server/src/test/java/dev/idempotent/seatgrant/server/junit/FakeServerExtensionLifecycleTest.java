@@ -7,13 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import dev.idempotent.seatgrant.server.Await;
 import dev.idempotent.seatgrant.server.FaultPlan;
 import dev.idempotent.seatgrant.server.JournalEntry;
 import dev.idempotent.seatgrant.server.ServerConfig;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
@@ -68,14 +72,17 @@ class FakeServerExtensionLifecycleTest {
     }
 
     @Test
-    void testsThatShareAServerConcurrentlyAreRefusedWithTheReason() {
-        EngineExecutionResults results = EngineTestKit.engine("junit-jupiter")
-                .selectors(selectClass(ConcurrentOnOneServer.class))
-                .configurationParameter(OnlyThroughTestKit.PARAMETER, "true")
-                .configurationParameter("junit.jupiter.execution.parallel.enabled", "true")
-                .configurationParameter("junit.jupiter.execution.parallel.config.strategy", "fixed")
-                .configurationParameter("junit.jupiter.execution.parallel.config.fixed.parallelism", "2")
-                .execute();
+    void testsThatShareAServerConcurrentlyTakeTurnsEachStartingClean() {
+        EngineExecutionResults results = runConcurrently(TakingTurns.class);
+
+        results.testEvents().assertStatistics(stats -> stats.started(2).succeeded(2));
+        assertEquals(1, TakingTurns.STARTER.started().size());
+        assertEquals(1, TakingTurns.STARTER.closed());
+    }
+
+    @Test
+    void aTestThatWaitsTooLongForItsTurnFailsWithTheReason() {
+        EngineExecutionResults results = runConcurrently(ConcurrentOnOneServer.class);
 
         results.testEvents().assertStatistics(stats -> stats.started(2).succeeded(1).failed(1));
         Throwable refused = failures(results).get(0);
@@ -83,8 +90,20 @@ class FakeServerExtensionLifecycleTest {
         assertTrue(refused.getMessage().startsWith(
                 "a FakeServerExtension with one server per class (a static field) serves one test at a time, and "),
                 refused.getMessage());
+        assertTrue(refused.getMessage().contains(" waited 300 ms for another test to finish with it; "),
+                refused.getMessage());
         assertEquals(1, ConcurrentOnOneServer.STARTER.started().size());
         assertEquals(1, ConcurrentOnOneServer.STARTER.closed(), "the refused test did not close the other's server");
+    }
+
+    private static EngineExecutionResults runConcurrently(Class<?> testClass) {
+        return EngineTestKit.engine("junit-jupiter")
+                .selectors(selectClass(testClass))
+                .configurationParameter(OnlyThroughTestKit.PARAMETER, "true")
+                .configurationParameter("junit.jupiter.execution.parallel.enabled", "true")
+                .configurationParameter("junit.jupiter.execution.parallel.config.strategy", "fixed")
+                .configurationParameter("junit.jupiter.execution.parallel.config.fixed.parallelism", "2")
+                .execute();
     }
 
     @Test
@@ -227,13 +246,50 @@ class FakeServerExtensionLifecycleTest {
 
     @ExtendWith(OnlyThroughTestKit.class)
     @Execution(ExecutionMode.CONCURRENT)
-    static class ConcurrentOnOneServer {
+    static class TakingTurns {
         static final CountingStarter STARTER = new CountingStarter(ServerConfig.builder().build());
-        /** Counted down after each test: the test holding the server waits for the other to be refused. */
-        static final CountDownLatch FINISHED = new CountDownLatch(1);
+        static final AtomicInteger USING = new AtomicInteger();
+        static final AtomicBoolean FIRST = new AtomicBoolean();
 
         @RegisterExtension
         static FakeServerExtension fake = new FakeServerExtension(STARTER);
+
+        @Test
+        void one() throws Exception {
+            takeTurn("user_1");
+        }
+
+        @Test
+        void another() throws Exception {
+            takeTurn("user_2");
+        }
+
+        /** The first test holds the server until the other is waiting for it, so they really did overlap. */
+        private static void takeTurn(String user) throws Exception {
+            assertEquals(1, USING.incrementAndGet(), "one test at a time on the server");
+            try {
+                assertEquals(List.of(), fake.journal(), "nothing of the other test is left");
+                assertEquals(201, Grants.post(fake.baseUri(), null, "ws_1", user).statusCode());
+                if (FIRST.compareAndSet(false, true)) {
+                    Await.until(Duration.ofSeconds(30), "the other test to wait for its turn",
+                            () -> fake.testsWaiting() == 1);
+                }
+                assertEquals(List.of(user), fake.journal().stream().map(JournalEntry::userId).toList());
+            } finally {
+                USING.decrementAndGet();
+            }
+        }
+    }
+
+    @ExtendWith(OnlyThroughTestKit.class)
+    @Execution(ExecutionMode.CONCURRENT)
+    static class ConcurrentOnOneServer {
+        static final CountingStarter STARTER = new CountingStarter(ServerConfig.builder().build());
+        /** Counted down after each test: the test holding the server waits for the other to give up. */
+        static final CountDownLatch FINISHED = new CountDownLatch(1);
+
+        @RegisterExtension
+        static FakeServerExtension fake = new FakeServerExtension(STARTER, Duration.ofMillis(300));
 
         // A callback, not an @AfterEach method: JUnit skips a test's @AfterEach methods when an extension refused
         // it in beforeEach, but still calls every extension's afterEach.

@@ -75,7 +75,7 @@ class FakeServerExtensionProxyTest {
         List<String> orders = duplicate.created();
         List<Long> seq = fake.journal().stream().map(JournalEntry::seq).toList();
         assertEquals("""
-                Expected at most one seat (or resource) per user (or operation); found 1 duplicate:
+                Expected at most one resource per operation; found 1 duplicate:
                   operation %s has 2 resources: %s, %s; keys: none; its requests:
                     #%d POST /orders, attempt 1, no key: committed %s; fault status-after-commit answered 504; \
                 the upstream had answered 201

@@ -36,7 +36,7 @@ class NoDuplicateSeatsTest {
         List<String> seats = fake.ledger().duplicates().get(0).seatIds();
         List<JournalEntry> posts = fake.journal();
         assertEquals(2, posts.size());
-        assertEquals("Expected at most one seat (or resource) per user (or operation); found 1 duplicate:\n"
+        assertEquals("Expected at most one seat per user; found 1 duplicate:\n"
                 + "  user user_1 in workspace ws_1 has 2 seats: " + seats.get(0) + ", " + seats.get(1)
                 + "; keys: none; its requests:\n"
                 + "    #" + posts.get(0).seq() + " POST /v1/seats, attempt 1, no key: committed " + seats.get(0)

@@ -5,9 +5,11 @@ import ch.qos.logback.classic.LoggerContext;
 import org.slf4j.LoggerFactory;
 
 /**
- * The two optional dependencies of the fake-server artifact, which the runnable jar bundles and a service's test
- * classpath lacks: the worker lab ({@code reproduce} needs it) and logback (the commands only turn its levels down).
- * A command that needs what is missing says so in one line, instead of a {@link NoClassDefFoundError}.
+ * The optional dependencies of the fake-server artifact that the commands use, which the runnable jar bundles and a
+ * service's test classpath lacks: the worker lab ({@code reproduce} needs it) and logback (the commands only turn
+ * its levels down). A command that needs what is missing says so in one line, instead of a
+ * {@link NoClassDefFoundError}. The database drivers and the pool, optional too, are checked by the store that
+ * needs them ({@code internal.store.StoreDrivers}).
  */
 public final class OptionalDependencies {
 

@@ -26,7 +26,7 @@ public final class ProxyCommand {
                                        Authorization; it is never printed or logged
               --port N                 port to listen on (default 0: a free port, printed at start)
               --host HOST              address to bind (default 127.0.0.1, loopback only)
-              --scenario NAME          a shipped fault plan: incident, reset, flaky; needs --route
+              --scenario NAME          a shipped fault plan: incident, incident-fast, reset, flaky; needs --route
               --route 'METHOD /path'   the route the scenario strikes (scenarios are written for POST /v1/seats:
                                        say --route 'POST /v1/seats' if that is yours); also used when the admin
                                        API or the page applies a scenario later

@@ -20,7 +20,7 @@ public final class ServeCommand {
               --db STORE               mem | a file path (SQLite) | sqlite:PATH | h2:PATH | jdbc:sqlite:... |
                                        jdbc:h2:... | jdbc:postgresql://...
                                        (default ./fake-server-data/seats, survives restarts)
-              --scenario NAME          a shipped fault plan: incident, reset, flaky
+              --scenario NAME          a shipped fault plan: incident, incident-fast, reset, flaky
               --fault-plan FILE        a fault plan in JSON
               --replay-status 409|original
                                        how a completed key is replayed (default 409)

@@ -192,6 +192,19 @@ public final class Exchange {
     }
 
     /**
+     * Closes the connection (FIN) without an answer unless the exchange has ended already: for a request a reset
+     * outlived, whose answer belongs to a test that is over. Any thread; at most once in effect.
+     */
+    public void abandon() {
+        onLoop(() -> {
+            if (!ended) {
+                end();
+                connection.closeNow();
+            }
+        });
+    }
+
+    /**
      * Holds the connection open without an answer for {@code ms}, then closes it; a client that closes first ends
      * the hold at once. No thread waits, and nothing more is answered on the connection.
      */

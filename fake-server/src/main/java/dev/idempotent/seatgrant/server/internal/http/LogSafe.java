@@ -9,6 +9,12 @@ public final class LogSafe {
     /** The logger of per-request lines and request failures, shared by the connection layer and every route. */
     public static final String REQUEST_LOG = "dev.idempotent.seatgrant.server.requests";
 
+    /**
+     * The logger of one INFO line per fault the plan strikes: what a test's own log shows of the faults behind its
+     * client's failures (per-request lines stay at DEBUG on {@link #REQUEST_LOG}).
+     */
+    public static final String FAULT_LOG = "dev.idempotent.seatgrant.server.faults";
+
     private LogSafe() {
     }
 

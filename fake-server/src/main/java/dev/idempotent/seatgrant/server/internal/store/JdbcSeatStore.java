@@ -406,7 +406,7 @@ public final class JdbcSeatStore implements SeatStore {
      * The two inserts of a grant, prepared once for a whole group on its connection rather than once per grant:
      * the writer's time is the store's throughput, and a group can carry {@link GroupCommit#MAX_BATCH} grants.
      */
-    private static final class GrantStatements implements AutoCloseable {
+    private final class GrantStatements implements AutoCloseable {
         private final Connection c;
         private final PreparedStatement insertKey;
         private final PreparedStatement insertSeat;
@@ -861,13 +861,22 @@ public final class JdbcSeatStore implements SeatStore {
      * Whether a statement failed on a primary-key or unique constraint: SQLSTATE 23505 on PostgreSQL and H2, a
      * constraint result code on SQLite, which reports no SQLSTATE.
      */
-    private static boolean isUniqueViolation(SQLException e) {
-        if (e instanceof SQLiteException sqlite) {
-            SQLiteErrorCode code = sqlite.getResultCode();
-            return code == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY
-                    || code == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE;
+    private boolean isUniqueViolation(SQLException e) {
+        // Asked of SQLite's classes only on SQLite: the drivers are optional, and an H2 or PostgreSQL store may
+        // run without sqlite-jdbc.
+        return dialect == Dialect.SQLITE ? SqliteErrors.isUniqueViolation(e) : UNIQUE_VIOLATION.equals(e.getSQLState());
+    }
+
+    /** Apart, so SQLite's classes are resolved only on a SQLite store. */
+    private static final class SqliteErrors {
+        static boolean isUniqueViolation(SQLException e) {
+            if (e instanceof SQLiteException sqlite) {
+                SQLiteErrorCode code = sqlite.getResultCode();
+                return code == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY
+                        || code == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE;
+            }
+            return UNIQUE_VIOLATION.equals(e.getSQLState());
         }
-        return UNIQUE_VIOLATION.equals(e.getSQLState());
     }
 
     private static Seat seat(ResultSet rs) throws SQLException {

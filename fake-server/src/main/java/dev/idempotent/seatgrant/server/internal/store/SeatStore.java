@@ -27,10 +27,16 @@ public interface SeatStore extends AutoCloseable {
      *
      * @param maxConnections the most concurrent calls a database store serves (its pool size)
      * @throws StoreException if the database cannot be reached or its file cannot be used (the message names the
-     *                        cause and never a URL)
+     *                        cause and never a URL), or if its JDBC driver or the pool is not on the classpath
+     *                        (the message names the dependencies to add)
      */
     static SeatStore open(DbSpec spec, int maxConnections) {
-        return spec.kind() == DbSpec.Kind.MEMORY ? new MemorySeatStore() : JdbcSeatStore.open(spec, maxConnections);
+        if (spec.kind() == DbSpec.Kind.MEMORY) {
+            return new MemorySeatStore();
+        }
+        // Before JdbcSeatStore is loaded: it links against the pool, and fake-server's drivers are optional.
+        StoreDrivers.require(spec.kind());
+        return JdbcSeatStore.open(spec, maxConnections);
     }
 
     /**

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idempotent.seatgrant.server.FaultPlan;
 import dev.idempotent.seatgrant.server.ProxyLedger;
+import dev.idempotent.seatgrant.server.internal.ResetGenerations;
 import dev.idempotent.seatgrant.server.internal.http.Exchange;
 import dev.idempotent.seatgrant.server.internal.http.LogSafe;
 import dev.idempotent.seatgrant.server.internal.http.Problems;
@@ -44,7 +45,8 @@ public final class ProxyRoutes implements Routes {
         this.core = core;
         this.forwarding = new Forwarding(core.target());
         this.faults = new FaultRunner(core.planner(), core.defaultHangMs(),
-                failure -> Problems.problem(502, "proxy-failed", "the proxy failed to forward this request"));
+                failure -> Problems.problem(502, "proxy-failed", "the proxy failed to forward this request"),
+                core.generations());
         this.own = new OwnAuthority(core.boundHost());
     }
 
@@ -83,14 +85,28 @@ public final class ProxyRoutes implements Routes {
         boolean write = WRITES.contains(method);
         HttpMethod httpMethod = request.method();
         String origin = target;
-        faults.run(exchange, proxied, operation.name(), hold -> {
+        long generation = core.generations().current();
+        faults.run(exchange, proxied, operation.name(), generation, hold -> {
             // Built before any delay: the client may leave meanwhile, and its request with it.
             FullHttpRequest outbound = forwarding.outbound(request, origin, exchange.remoteAddress());
             CompletableFuture<Reply> reply = new CompletableFuture<>();
-            exchange.schedule(hold, () -> core.upstream().send(exchange.loop(), outbound).thenAccept(result -> {
-                proxied.upstream(result);
-                reply.complete(replyFor(result, httpMethod, operation.name(), write));
-            }));
+            exchange.schedule(hold, () -> {
+                if (!core.generations().isCurrent(generation)) {
+                    // A reset outlived the hold: the request belongs to a test that is over; never forward it.
+                    outbound.release();
+                    reply.completeExceptionally(new ResetGenerations.Outdated());
+                    return;
+                }
+                core.upstream().send(exchange.loop(), outbound).thenAccept(result -> {
+                    proxied.upstream(result);
+                    try {
+                        reply.complete(core.generations().write(generation,
+                                () -> replyFor(result, httpMethod, operation.name(), write)));
+                    } catch (RuntimeException e) {
+                        reply.completeExceptionally(e);
+                    }
+                });
+            });
             return reply;
         });
     }

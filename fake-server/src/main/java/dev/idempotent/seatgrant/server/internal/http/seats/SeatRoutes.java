@@ -51,7 +51,7 @@ public final class SeatRoutes implements Routes {
         this.journal = new SeatJournal(core.journal());
         this.faults = new FaultRunner(core.planner(), core.defaultHangMs(),
                 failure -> Problems.problem(503, "store-unavailable", "the seat store failed; retry later")
-                        .withHeader(HttpHeaderNames.RETRY_AFTER, 1));
+                        .withHeader(HttpHeaderNames.RETRY_AFTER, 1), core.generations());
     }
 
     /** The seat API behind the admin API, as {@code serve} runs it, with {@code access} deciding who may use the latter. */
@@ -184,8 +184,10 @@ public final class SeatRoutes implements Routes {
         String identity = key != null ? "key:" + key : "body:" + grant.canonicalHash();
         // The grant completes on the store's writer thread; the answer is built on this connection's event loop,
         // so the writer (the durable store's throughput) spends no time on JSON and headers.
-        faults.run(exchange, journal.of(keyed.withIds(grant.workspaceId(), grant.userId())), identity,
-                hold -> core.grants().grant(grant, key, hold).thenApplyAsync(this::grantReply, exchange.loop()));
+        long generation = core.generations().current();
+        faults.run(exchange, journal.of(keyed.withIds(grant.workspaceId(), grant.userId())), identity, generation,
+                hold -> core.grants().grant(grant, key, hold, generation)
+                        .thenApplyAsync(this::grantReply, exchange.loop()));
     }
 
     private Reply grantReply(Outcome outcome) {
@@ -228,7 +230,7 @@ public final class SeatRoutes implements Routes {
             }
         }
         String identity = FaultPlanner.targetIdentity("GET", UriParts.originForm(exchange.request().uri()));
-        faults.run(exchange, journal.of(filtered), identity, hold -> later(hold,
+        faults.run(exchange, journal.of(filtered), identity, core.generations().current(), hold -> later(hold,
                 () -> Reply.json(200, SeatJson.seats(core.store().list(workspaceId, userId, MAX_LIST)))));
     }
 
@@ -238,7 +240,8 @@ public final class SeatRoutes implements Routes {
             journal.answer(exchange, draft, Problems.problem(404, "seat-not-found", "no seat has this id"));
             return;
         }
-        faults.run(exchange, journal.of(draft), FaultPlanner.targetIdentity("GET", draft.path()), hold -> later(hold,
+        faults.run(exchange, journal.of(draft), FaultPlanner.targetIdentity("GET", draft.path()),
+                core.generations().current(), hold -> later(hold,
                 () -> core.store().find(id)
                         .map(seat -> Reply.json(200, SeatJson.seat(seat)).withSeat(seat.id(), false))
                         .orElseGet(() -> Problems.problem(404, "seat-not-found", "no seat has this id"))));
