@@ -320,6 +320,13 @@ final class Trial implements AutoCloseable {
         return calls().stream().anyMatch(e -> e.method().equals("GET") && e.at().isAfter(after));
     }
 
+    /** Whether the worker listed the seats before {@code post}, within the delivery that sent it. */
+    boolean lookedUpBefore(JournalEntry post) {
+        Optional<Delivery> sender = deliveries().stream().filter(d -> d.covers(post.at())).findFirst();
+        return sender.isPresent() && calls().stream().anyMatch(e -> e.method().equals("GET")
+                && e.at().isBefore(post.at()) && sender.get().covers(e.at()));
+    }
+
     /** When the worker first listed the seats after {@code after}; empty if it never did. */
     Optional<Instant> firstLookupAfter(Instant after) {
         return calls().stream().filter(e -> e.method().equals("GET") && e.at().isAfter(after)).map(JournalEntry::at)
@@ -586,7 +593,10 @@ final class Trial implements AutoCloseable {
                 parts.add(label + ": " + (during.isEmpty() ? "no request" : Evidence.answers(during)) + " -> "
                         + d.verdict());
             }
-            List<JournalEntry> outside = calls.stream().filter(e -> all.stream().noneMatch(d -> d.covers(e.at())))
+            // calls() leaves these out; the facts still show them, as the liveness gate names them.
+            List<JournalEntry> outside = server.journal().stream()
+                    .filter(e -> e.path().equals(SEATS) && all.stream().noneMatch(d -> d.covers(e.at())))
+                    .sorted(Comparator.comparing(JournalEntry::at).thenComparingLong(JournalEntry::seq))
                     .toList();
             if (!outside.isEmpty()) {
                 parts.add("outside any delivery: " + Evidence.answers(outside));

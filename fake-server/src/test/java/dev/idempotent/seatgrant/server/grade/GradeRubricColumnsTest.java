@@ -180,7 +180,9 @@ class GradeRubricColumnsTest {
     void twinsThatWroteTwoSeatsAreAFailureHoweverSlowTheServerWas() {
         CheckResult check = report("keyless-twins-slow-server").check("twin-deliveries");
         assertEquals(Result.FAIL, check.result(), check.evidence());
-        assertTrue(check.evidence().contains(" apart, wrote 2 seats"), check.evidence());
+        // Two or three: the held twin's own timeout may resend it, keyless, before the hold ends.
+        assertTrue(check.evidence().matches("two deliveries at once, \\d+\\.\\d\\d s apart, wrote [23] seats \\| .*"),
+                check.evidence());
     }
 
     @Test

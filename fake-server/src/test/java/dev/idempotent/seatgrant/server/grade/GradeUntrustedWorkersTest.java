@@ -88,6 +88,7 @@ class GradeUntrustedWorkersTest {
         // nacks at once; the child POSTs 3 s later, with the key: delivery 2's child inside the bus's 4 s wait before
         // delivery 3.
         String late = """
+                echo escaped > "$MARK"
                 sleep 3
                 hp=${SEATS_BASE_URL#http://}; hp=${hp%%/*}
                 exec 3<>"/dev/tcp/${hp%:*}/${hp##*:}" || exit 0
@@ -95,14 +96,17 @@ class GradeUntrustedWorkersTest {
                     "$hp" "$ID" "${#EVENT}" "$EVENT" >&3
                 timeout 10 cat <&3 > /dev/null
                 """;
+        // The worker waits until its child is in its own session, or the sweep at the delivery's end would catch it.
         String worker = """
                 EVENT=$(cat)
                 ID=$(printf '%s' "$EVENT" | sed 's/.*"requestId":"\\([^"]*\\)".*/\\1/')
-                export EVENT ID
+                MARK=$(mktemp -u -p "$MARKS")
+                export EVENT ID MARK
                 setsid bash -c "$LATE" < /dev/null > /dev/null 2>&1 &
+                for i in $(seq 200); do [ -s "$MARK" ] && break; sleep 0.05; done
                 exit 1
                 """;
-        List<String> command = List.of("env", "LATE=" + late, "bash", "-c", worker);
+        List<String> command = List.of("env", "LATE=" + late, "MARKS=" + dir, "bash", "-c", worker);
         GradeReport report = new Grader(command, DELIVERY_TIMEOUT).grade(Set.of("redelivery-after-nack"));
         assertFalse(report.liveness().passed(), report.liveness().reason());
         assertTrue(report.liveness().reason().matches("redelivery-after-nack: \\d requests? while no delivery ran, the"
