@@ -49,8 +49,8 @@ public final class HandoutNames {
     /**
      * Reads a handout's {@code mapping.tsv}: a header line, then {@code kind<TAB>packet<TAB>handout} lines; the
      * {@code token} and {@code local} kinds are names, the rest (literals, build elements) are not prose a report
-     * repeats. The packet's seat noun ({@code seat}, {@code seats}) becomes the word its {@code seatId} was renamed
-     * from, e.g. {@code refund} for {@code refundRef}.
+     * repeats. The packet's seat noun ({@code seat}, {@code seats}) becomes the lower-case start of the handout's
+     * name for {@code seatId} (the letters before its first capital).
      *
      * @throws IOException              if the file cannot be read
      * @throws IllegalArgumentException if it is not a handout's mapping, or larger than 1 MiB

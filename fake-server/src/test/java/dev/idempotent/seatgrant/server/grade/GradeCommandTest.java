@@ -235,9 +235,10 @@ class GradeCommandTest {
     @Test
     void aHandoutsMappingMakesTheReportSpeakTheHandoutsNamesAndKeepsIdsAndKeys(@TempDir Path dir) throws Exception {
         Path mapping = dir.resolve("mapping.tsv");
-        Files.writeString(mapping, "# seat-grant handout, domain refunds. kind, packet, handout (tab-separated).\n"
-                + "token\trequestId\tcaseId\ntoken\trequestid\tcaseid\ntoken\tseatId\trefundRef\n"
-                + "token\tv1/seats\tv2/refund-requests\ntoken\tSEATS_BASE_URL\tREFUNDS_SERVICE_ROOT\n"
+        // Names no handout template composes, so this test never collides with a real handout's vocabulary.
+        Files.writeString(mapping, "# seat-grant handout, domain zqdomain. kind, packet, handout (tab-separated).\n"
+                + "token\trequestId\tzqCaseNo\ntoken\trequestid\tzqcaseno\ntoken\tseatId\tzqthingNo\n"
+                + "token\tv1/seats\tv9/zq-things\ntoken\tSEATS_BASE_URL\tZQ_THINGS_ROOT\n"
                 + "literal\tsome words\tother words\n");
         // Acks without a request, then touches an admin path: the evidence and two gates have prose to translate.
         int code = grade("--json", "--mapping", mapping.toString(), "--only",
@@ -251,9 +252,10 @@ class GradeCommandTest {
         json.get("checks").forEach(c -> prose.add(c.get("evidence").asText()));
         json.get("gates").forEach(g -> prose.add(g.get("reason").asText()));
         String all = String.join("\n", prose);
-        assertTrue(all.contains("refunds: 0"), all);
-        assertTrue(all.contains("the event (caseId "), all);
-        assertTrue(all.contains("no refund exists"), all);
+        assertTrue(all.contains("zqthings: 0"), all);
+        assertTrue(all.contains("the event (zqCaseNo "), all);
+        assertTrue(all.contains("no zqthing exists"), all);
+        assertTrue(all.contains("a worker touches /v9/zq-things and nothing else"), all);
         assertFalse(all.matches("(?s).*(?i)(seat|requestId).*"), all);
         // Ids and keys are the report's interface: unchanged.
         assertEquals("seed-1-201-once", json.get("checks").get(0).get("id").asText());
@@ -264,14 +266,14 @@ class GradeCommandTest {
         // And the table speaks the same names.
         assertEquals(1, grade("--mapping", mapping.toString(), "--only", "seed-1-201-once", "--", "bash", "-c",
                 "cat > /dev/null; exit 0"));
-        assertTrue(out().contains("users left with more than one refund"), out());
+        assertTrue(out().contains("users left with more than one zqthing"), out());
         assertTrue(out().lines().anyMatch(l -> l.startsWith("seed-1-201-once ")), out());
     }
 
     @Test
     void aMappingThatIsNotAHandoutsExitsTwoWithOneLine(@TempDir Path dir) throws Exception {
         Path notOne = dir.resolve("mapping.tsv");
-        Files.writeString(notOne, "requestId\tcaseId\n");
+        Files.writeString(notOne, "requestId\tzqCaseNo\n");
         assertEquals(2, grade("--mapping", notOne.toString(), "--", "true"));
         assertEquals(List.of("fake-server grade: --mapping: cannot read it as a handout's mapping.tsv (not a handout"
                 + " mapping (no header line))"), err().lines().toList());
