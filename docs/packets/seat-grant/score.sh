@@ -58,7 +58,11 @@ if [ -n "$mapping" ]; then
     || exit 2
 fi
 if "$root/mvnw" -B -q -f "$graded/pom.xml" -DskipTests package; then
-  java -jar "$root/fake-server/target/fake-server.jar" grade -- java -jar "$graded/target/worker.jar"
+  # A handout's mapping makes grade's evidence speak the handout's names, not the packet's, in the debrief.
+  gradeflags=()
+  [ -n "$mapping" ] && gradeflags=(--mapping "$mapping")
+  java -jar "$root/fake-server/target/fake-server.jar" grade ${gradeflags[@]+"${gradeflags[@]}"} \
+    -- java -jar "$graded/target/worker.jar"
   grade="exit $?"
 else
   grade="skipped: the tree did not build for grade (see above); score from the key tests and your reading"

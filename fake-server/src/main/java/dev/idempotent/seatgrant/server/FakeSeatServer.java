@@ -71,8 +71,10 @@ public final class FakeSeatServer implements FakeServer {
             HttpEngine engine = HttpEngine.start(config.host(), config.port(),
                     new HttpSettings(config.headerTimeout(), config.bodyTimeout(), config.idleTimeout(),
                             config.maxConnections(), config.clock()),
-                    SeatRoutes.withAdmin(core, config.basePath(),
-                            new AdminAccess(config.adminToken(), config.host(), config.allowedHosts())));
+                    config.adminApi()
+                            ? SeatRoutes.withAdmin(core, config.basePath(),
+                                    new AdminAccess(config.adminToken(), config.host(), config.allowedHosts()))
+                            : new SeatRoutes(core, config.basePath()));
             return new FakeSeatServer(config, core, engine, spec.description());
         } catch (RuntimeException e) {
             db.shutdownNow();

@@ -30,6 +30,7 @@ public final class ServerConfig {
     private final int maxConnections;
     private final int journalCapacity;
     private final java.util.List<String> allowedHosts;
+    private final boolean adminApi;
 
     private ServerConfig(Builder b) {
         this.host = b.host;
@@ -49,6 +50,7 @@ public final class ServerConfig {
         this.maxConnections = b.maxConnections;
         this.journalCapacity = b.journalCapacity;
         this.allowedHosts = java.util.List.copyOf(b.allowedHosts);
+        this.adminApi = b.adminApi;
     }
 
     public static Builder builder() {
@@ -75,6 +77,7 @@ public final class ServerConfig {
         b.maxConnections = maxConnections;
         b.journalCapacity = journalCapacity;
         b.allowedHosts = new java.util.ArrayList<>(allowedHosts);
+        b.adminApi = adminApi;
         return b;
     }
 
@@ -164,6 +167,14 @@ public final class ServerConfig {
         return allowedHosts;
     }
 
+    /**
+     * Whether the server answers its admin API under {@code /__admin}; when false, a request there is one more
+     * request the seat API does not know: answered {@code 404} and journaled with its path.
+     */
+    public boolean adminApi() {
+        return adminApi;
+    }
+
     @Override
     public String toString() {
         return "ServerConfig[host=" + host + ", port=" + port + ", rules=" + faultPlan.rules().size()
@@ -191,6 +202,7 @@ public final class ServerConfig {
         private int maxConnections = ConfigChecks.defaultMaxConnections();
         private int journalCapacity = 100_000;
         private java.util.List<String> allowedHosts = new java.util.ArrayList<>();
+        private boolean adminApi = true;
 
         private Builder() {
         }
@@ -351,6 +363,17 @@ public final class ServerConfig {
         public Builder allowedHost(String name) {
             this.allowedHosts.add(dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess.hostName(
                     Objects.requireNonNull(name, "name")));
+            return this;
+        }
+
+        /**
+         * Turns the admin API off (default on): {@code grade} hands a server's address to code it does not trust,
+         * which must not read the fault plan, the journal or the ledger, nor reset them, and whose every attempt to
+         * is journaled (answered {@code 404}) for the grader to see. Whoever started the server still reads it in
+         * process.
+         */
+        public Builder adminApi(boolean adminApi) {
+            this.adminApi = adminApi;
             return this;
         }
 

@@ -19,9 +19,15 @@ import java.util.Objects;
  * @param passes      how many of those runs passed
  * @param neverEnded  why a delivery of this check was killed at the delivery timeout (the liveness gate); nullable:
  *                    every delivery ended on its own
+ * @param stray       the requests that reached this check's server while none of its deliveries ran (the liveness
+ *                    gate); nullable: none did
+ * @param lostWork    how the event's end and its seat disagreed (the outcome gate); nullable: they agreed
+ * @param offApi      the requests beside the seat API, such as the admin API's (the integrity gate); nullable:
+ *                    none
  */
 public record CheckResult(String id, Signal signal, Result result, String evidence, int duplicates,
-                          List<DeliveryResult> deliveries, int runs, int passes, String neverEnded) {
+                          List<DeliveryResult> deliveries, int runs, int passes, String neverEnded, String stray,
+                          String lostWork, String offApi) {
 
     public CheckResult {
         Objects.requireNonNull(id, "id");
@@ -38,6 +44,21 @@ public record CheckResult(String id, Signal signal, Result result, String eviden
         if ((result == Result.PASS) != (passes == runs)) {
             throw new IllegalArgumentException("a check passes exactly when every run passed");
         }
+    }
+
+    /** A result whose outcome and integrity gates have nothing to say, and which no request outlived. */
+    public CheckResult(String id, Signal signal, Result result, String evidence, int duplicates,
+                       List<DeliveryResult> deliveries, int runs, int passes, String neverEnded) {
+        this(id, signal, result, evidence, duplicates, deliveries, runs, passes, neverEnded, null, null, null);
+    }
+
+    /**
+     * This result with what its servers saw by the end of the grade: requests while none of its deliveries ran, and
+     * requests beside the seat API (each nullable: none).
+     */
+    CheckResult withLateFindings(String newStray, String newOffApi) {
+        return new CheckResult(id, signal, result, evidence, duplicates, deliveries, runs, passes, neverEnded,
+                newStray, lostWork, newOffApi);
     }
 
     /** One conclusive run with no deliveries recorded: what a test of the scoring rules needs. */
@@ -77,9 +98,12 @@ public record CheckResult(String id, Signal signal, Result result, String eviden
                     + evidence;
         }
         int duplicates = runs.stream().mapToInt(CheckResult::duplicates).max().orElse(0);
-        String neverEnded = runs.stream().map(CheckResult::neverEnded).filter(Objects::nonNull).findFirst()
-                .orElse(null);
         return new CheckResult(shown.id(), shown.signal(), shown.result(), evidence, duplicates, shown.deliveries(),
-                total, passes, neverEnded);
+                total, passes, first(runs, CheckResult::neverEnded), first(runs, CheckResult::stray),
+                first(runs, CheckResult::lostWork), first(runs, CheckResult::offApi));
+    }
+
+    private static String first(List<CheckResult> runs, java.util.function.Function<CheckResult, String> finding) {
+        return runs.stream().map(finding).filter(Objects::nonNull).findFirst().orElse(null);
     }
 }

@@ -3,7 +3,7 @@ package dev.idempotent.seatgrant.server.grade;
 import java.util.Objects;
 
 /**
- * One of the two gates beside the sum: either fails the worker whatever its signals say.
+ * One of the four gates beside the sum: any fails the worker whatever its signals say.
  *
  * @param passed whether the worker got through
  * @param reason what the grader saw, in one line

@@ -12,9 +12,11 @@ import java.util.function.Predicate;
  * <p>A signal is 2 when all its checks pass, 1 when at least half do (3 of 5, 2 of 4, 3 of 6, 1 of 2), 0 otherwise
  * (also when none of its checks ran). Any duplicate seat makes Idempotency 0. The sum passes with Timeout semantics
  * at least 1, Idempotency at least 1 and at least 5 of 8: the seat-grant rubric's rule (6 of 10, non-zero on timeouts
- * and idempotency), scaled to the four signals behaviour can show. Two gates stand beside the sum, and either fails
- * the worker whatever its sum: <b>safety</b> (no user ends with two seats) and <b>liveness</b> (every delivery ends
- * on its own before the delivery timeout).
+ * and idempotency), scaled to the four signals behaviour can show. Four gates stand beside the sum, and any fails
+ * the worker whatever its sum: <b>safety</b> (no user ends with two seats), <b>liveness</b> (every delivery ends on
+ * its own before the delivery timeout, and no request reaches a check's server while none of its deliveries runs),
+ * <b>outcome</b> (every event acked has its one seat, and no event given up on has one) and <b>integrity</b> (the
+ * worker touched the seat API and nothing else).
  *
  * <p>An inconclusive check counts as not passed in the signals, which are so the worker's lowest possible scores.
  * The verdict is {@link Result#INCONCLUSIVE} only when the inconclusive checks decide it: the worker fails with them
@@ -24,11 +26,13 @@ import java.util.function.Predicate;
  * @param signals    each signal's score, 0 to 2
  * @param duplicates users left with more than one seat, over all checks
  * @param safety     the safety gate: no duplicate seat
- * @param liveness   the liveness gate: no delivery killed at the delivery timeout
+ * @param liveness   the liveness gate: no delivery killed at the delivery timeout, no request outside a delivery
+ * @param outcome    the outcome gate: an ack has its seat, a seat has its ack
+ * @param integrity  the integrity gate: nothing but the seat API touched
  * @param verdict    pass, fail, or inconclusive
  */
 public record GradeReport(List<CheckResult> checks, Map<Signal, Integer> signals, int duplicates, Gate safety,
-                          Gate liveness, Result verdict) {
+                          Gate liveness, Gate outcome, Gate integrity, Result verdict) {
 
     /** The lowest sum of the four signals that passes. */
     public static final int PASSING_SUM = 5;
@@ -50,14 +54,22 @@ public record GradeReport(List<CheckResult> checks, Map<Signal, Integer> signals
                                 .toList()));
         Gate liveness = checks.stream().filter(c -> c.neverEnded() != null).findFirst()
                 .map(c -> new Gate(false, c.id() + ": " + c.neverEnded()))
-                .orElseGet(() -> new Gate(true, "every delivery ended on its own"));
+                .or(() -> checks.stream().filter(c -> c.stray() != null).findFirst()
+                        .map(c -> new Gate(false, c.id() + ": " + c.stray())))
+                .orElseGet(() -> new Gate(true, "every delivery ended on its own, and no request came outside one"));
+        Gate outcome = checks.stream().filter(c -> c.lostWork() != null).findFirst()
+                .map(c -> new Gate(false, c.id() + ": " + c.lostWork()))
+                .orElseGet(() -> new Gate(true, "every acked event has its seat, and every seat its ack"));
+        Gate integrity = checks.stream().filter(c -> c.offApi() != null).findFirst()
+                .map(c -> new Gate(false, c.id() + ": " + c.offApi()))
+                .orElseGet(() -> new Gate(true, "only the seat API was touched"));
         Result verdict;
-        if (!safety.passed() || !liveness.passed() || !sumPasses(high)) {
+        if (!safety.passed() || !liveness.passed() || !outcome.passed() || !integrity.passed() || !sumPasses(high)) {
             verdict = Result.FAIL;
         } else {
             verdict = sumPasses(low) ? Result.PASS : Result.INCONCLUSIVE;
         }
-        return new GradeReport(checks, low, duplicates, safety, liveness, verdict);
+        return new GradeReport(checks, low, duplicates, safety, liveness, outcome, integrity, verdict);
     }
 
     private static Map<Signal, Integer> scores(List<CheckResult> checks, Predicate<CheckResult> counts,

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Grades one seat-grant worker, given as a command, against the fixed catalogue of checks: each check gets its own
@@ -36,6 +37,7 @@ public final class Grader {
 
     private final WorkerCommand worker;
     private final Trial.Pauser pauser;
+    private final List<Check> checks;
 
     /**
      * @param command            the worker's command and arguments, run once per delivery
@@ -47,11 +49,25 @@ public final class Grader {
 
     /** As a test builds one: {@code pauser} stands in for the bus's wait between a nack and the redelivery. */
     Grader(List<String> command, Duration timeoutPerDelivery, Trial.Pauser pauser) {
+        this(command, timeoutPerDelivery, pauser, Catalogue.HOLD);
+    }
+
+    /**
+     * As a test builds one that need not wait out the shipped 30 s hold: {@code committed-then-held-open} holds its
+     * POST for {@code hold} instead (it must still be well above the request timeouts of the workers graded).
+     */
+    Grader(List<String> command, Duration timeoutPerDelivery, Trial.Pauser pauser, Duration hold) {
         if (timeoutPerDelivery.isNegative() || timeoutPerDelivery.isZero()) {
             throw new IllegalArgumentException("the delivery timeout must be positive");
         }
         this.worker = new WorkerCommand(command, timeoutPerDelivery);
         this.pauser = pauser;
+        this.checks = Catalogue.checks(hold);
+    }
+
+    /** As a test builds one with the bus's real waits and a shorter hold (see above). */
+    Grader(List<String> command, Duration timeoutPerDelivery, Duration hold) {
+        this(command, timeoutPerDelivery, duration -> Thread.sleep(duration.toMillis()), hold);
     }
 
     /** The catalogue, in report order. */
@@ -91,7 +107,7 @@ public final class Grader {
                 throw new IllegalArgumentException("no check called '" + id + "'");
             }
         }
-        List<Check> selected = Catalogue.checks().stream()
+        List<Check> selected = checks.stream()
                 .filter(c -> only.isEmpty() || only.contains(c.id()))
                 .toList();
         Warmup.once();
@@ -107,6 +123,11 @@ public final class Grader {
         return GradeReport.of(merged);
     }
 
+    /**
+     * Runs the checks side by side. Every trial's server stays bound until the last check has ended, so a process
+     * that outlived its delivery cannot reach a later check's server on a reused port, and whatever it sends is seen:
+     * only then are the liveness and integrity gates read from each server's journal.
+     */
     private List<CheckResult> runAll(List<Check> selected, boolean probe) {
         // The waits are mostly the server's and the worker's, not CPU; but every delivery starts a process.
         int parallel = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
@@ -115,16 +136,25 @@ public final class Grader {
             thread.setDaemon(true);
             return thread;
         });
+        List<List<Trial>> trials = new ArrayList<>();
+        selected.forEach(c -> trials.add(new CopyOnWriteArrayList<>()));
         try {
             List<Future<CheckResult>> futures = new ArrayList<>();
-            for (Check check : selected) {
+            for (int i = 0; i < selected.size(); i++) {
+                Check check = selected.get(i);
+                List<Trial> opened = trials.get(i);
                 // Only the first check's first delivery asks whether the worker reaches the server at all.
-                boolean probeThis = probe && check == selected.get(0);
-                futures.add(pool.submit(() -> run(check, probeThis)));
+                boolean probeThis = probe && i == 0;
+                futures.add(pool.submit(() -> run(check, probeThis, opened)));
             }
             List<CheckResult> results = new ArrayList<>();
-            for (Future<CheckResult> future : futures) {
-                results.add(future.get());
+            for (int i = 0; i < futures.size(); i++) {
+                CheckResult result = futures.get(i).get();
+                String stray = trials.get(i).stream().map(Trial::strays).flatMap(Optional::stream).findFirst()
+                        .orElse(null);
+                String offApi = trials.get(i).stream().map(Trial::offApi).flatMap(Optional::stream).findFirst()
+                        .orElse(null);
+                results.add(stray == null && offApi == null ? result : result.withLateFindings(stray, offApi));
             }
             return results;
         } catch (ExecutionException e) {
@@ -137,50 +167,54 @@ public final class Grader {
             throw new IllegalStateException("interrupted while grading", e);
         } finally {
             pool.shutdownNow();
+            trials.stream().flatMap(List::stream).forEach(Trial::close);
         }
     }
 
     /**
      * One check, tried a second time on a fresh server when the first trial did not pass and could not tell: the
-     * trial's own server was the slow party, or the trial did not set up what the check needs. A second such trial
-     * is reported inconclusive.
+     * trial's own server was the slow party (and the failure is one a slow server could cause), or the trial did not
+     * set up what the check needs. A second such trial is reported inconclusive. Each trial is added to
+     * {@code opened}, still open, for the caller to read and close.
      */
-    private CheckResult run(Check check, boolean probe) {
-        Attempt first = runOnce(check, probe);
+    private CheckResult run(Check check, boolean probe, List<Trial> opened) {
+        Attempt first = runOnce(check, probe, opened);
         if (first.doubt().isEmpty()) {
             return first.result();
         }
-        Attempt second = runOnce(check, false);
+        Attempt second = runOnce(check, false, opened);
         if (second.doubt().isEmpty()) {
             return second.result();
         }
         CheckResult r = second.result();
         return new CheckResult(r.id(), r.signal(), Result.INCONCLUSIVE, second.doubt().get() + ", twice: not the"
                 + " worker's doing; grade again on a less loaded machine | " + second.facts(), r.duplicates(),
-                r.deliveries(), 1, 0, r.neverEnded());
+                r.deliveries(), 1, 0, r.neverEnded(), null, r.lostWork(), null);
     }
 
     /** A trial's result, its facts, and why it cannot be trusted when it cannot (empty: it can). */
     private record Attempt(CheckResult result, String facts, Optional<String> doubt) { }
 
-    private Attempt runOnce(Check check, boolean probe) {
-        ServerConfig config = check.server().apply(ServerConfig.builder().db("mem")).build();
-        try (Trial trial = new Trial(worker, config, probe, pauser)) {
-            Check.Judgement judgement = check.scenario().run(trial);
-            String facts = trial.facts();
-            CheckResult result = new CheckResult(check.id(), check.signal(),
-                    judgement.passed() ? Result.PASS : Result.FAIL, judgement.reason() + " | " + facts,
-                    trial.duplicates(), trial.deliveryResults(), 1, judgement.passed() ? 1 : 0,
-                    trial.neverEnded().orElse(null));
-            Optional<String> doubt = Optional.empty();
-            if (judgement.inconclusive()) {
-                doubt = Optional.of(judgement.reason());
-            } else if (!judgement.passed()) {
-                // A pass on a slow server stands; a failure may be the server's doing, so it is tried again.
-                doubt = trial.slowAnswer().map(slow -> "the grader's own server was the slow party (" + slow
-                        + ", more than " + Trial.SLOW_ANSWER.toMillis() + " ms)");
-            }
-            return new Attempt(result, facts, doubt);
+    private Attempt runOnce(Check check, boolean probe, List<Trial> opened) {
+        // The worker gets an address with no admin API behind it; what it sends there is journaled for the gates.
+        ServerConfig config = check.server().apply(ServerConfig.builder().db("mem").adminApi(false)).build();
+        Trial trial = new Trial(worker, config, probe, pauser, check.extraBudget());
+        opened.add(trial);
+        Check.Judgement judgement = check.scenario().run(trial);
+        String facts = trial.facts();
+        CheckResult result = new CheckResult(check.id(), check.signal(),
+                judgement.passed() ? Result.PASS : Result.FAIL, judgement.reason() + " | " + facts,
+                trial.duplicates(), trial.deliveryResults(), 1, judgement.passed() ? 1 : 0,
+                trial.neverEnded().orElse(null), null, trial.lostWork().orElse(null), null);
+        Optional<String> doubt = Optional.empty();
+        if (judgement.inconclusive()) {
+            doubt = Optional.of(judgement.reason());
+        } else if (!judgement.passed() && !judgement.certain() && trial.duplicates() == 0) {
+            // A pass on a slow server stands; so do an early retry and an extra seat, which no slow server causes. Any
+            // other failure may be the server's doing, so it is tried again.
+            doubt = trial.slowAnswer().map(slow -> "the grader's own server was the slow party (" + slow
+                    + ", more than " + Trial.SLOW_ANSWER.toMillis() + " ms)");
         }
+        return new Attempt(result, facts, doubt);
     }
 }

@@ -17,10 +17,18 @@ public final class ReportWriter {
     /**
      * One line: {@code {"checks": [{"id", "signal", "passed", "result", "runs", "passes", "flaky", "evidence",
      * "deliveries": [{"exit", "killed", "ms", "output", "outputTruncated"}]}], "signals": {"timeout", "idempotency",
-     * "errorClasses", "observability"}, "duplicates", "gates": {"safety": {"passed", "reason"}, "liveness":
-     * {"passed", "reason"}}, "pass", "verdict"}}.
+     * "errorClasses", "observability"}, "duplicates", "gates": {"safety", "liveness", "outcome", "integrity"},
+     * each {"passed", "reason"}, "pass", "verdict"}}.
      */
     public static String json(GradeReport report) {
+        return json(report, HandoutNames.none());
+    }
+
+    /**
+     * As {@link #json(GradeReport)}, with each {@code evidence} and each gate's {@code reason} in a handout's names;
+     * ids, keys and the workers' own output stay as they are.
+     */
+    public static String json(GradeReport report, HandoutNames names) {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode checks = root.putArray("checks");
         for (CheckResult c : report.checks()) {
@@ -32,7 +40,7 @@ public final class ReportWriter {
                     .put("runs", c.runs())
                     .put("passes", c.passes())
                     .put("flaky", c.flaky())
-                    .put("evidence", c.evidence());
+                    .put("evidence", names.apply(c.evidence()));
             ArrayNode deliveries = check.putArray("deliveries");
             for (DeliveryResult d : c.deliveries()) {
                 deliveries.addObject()
@@ -49,16 +57,30 @@ public final class ReportWriter {
         }
         root.put("duplicates", report.duplicates());
         ObjectNode gates = root.putObject("gates");
-        gates.putObject("safety").put("passed", report.safety().passed()).put("reason", report.safety().reason());
-        gates.putObject("liveness").put("passed", report.liveness().passed())
-                .put("reason", report.liveness().reason());
+        gate(gates, "safety", report.safety(), names);
+        gate(gates, "liveness", report.liveness(), names);
+        gate(gates, "outcome", report.outcome(), names);
+        gate(gates, "integrity", report.integrity(), names);
         root.put("pass", report.pass());
         root.put("verdict", report.verdict().jsonName());
         return root.toString();
     }
 
+    private static void gate(ObjectNode gates, String name, Gate gate, HandoutNames names) {
+        gates.putObject(name).put("passed", gate.passed()).put("reason", names.apply(gate.reason()));
+    }
+
     /** One row per check, then the signals, the gates and the verdict. */
     public static String table(GradeReport report) {
+        return table(report, HandoutNames.none());
+    }
+
+    /** As {@link #table(GradeReport)}, its prose in a handout's names; check ids stay as they are. */
+    public static String table(GradeReport report, HandoutNames names) {
+        return names.apply(packetTable(report));
+    }
+
+    private static String packetTable(GradeReport report) {
         int idWidth = Math.max("check".length(), report.checks().stream().mapToInt(c -> c.id().length()).max().orElse(0));
         int signalWidth = Math.max("signal".length(),
                 report.checks().stream().mapToInt(c -> c.signal().jsonName().length()).max().orElse(0));
@@ -91,7 +113,8 @@ public final class ReportWriter {
         out.append(System.lineSeparator());
         out.append(String.format(Locale.ROOT, "duplicates: %d (users left with more than one seat, over all checks)%n",
                 report.duplicates()));
-        out.append(gate("safety", report.safety())).append(gate("liveness", report.liveness()));
+        out.append(gate("safety", report.safety())).append(gate("liveness", report.liveness()))
+                .append(gate("outcome", report.outcome())).append(gate("integrity", report.integrity()));
         out.append(String.format(Locale.ROOT,
                 "%s: Timeout semantics %d (needs 1), Idempotency %d (needs 1), sum %d of 8 (needs %d)%s%n",
                 report.verdict().word().toUpperCase(Locale.ROOT), report.signals().get(Signal.TIMEOUT),
@@ -117,6 +140,12 @@ public final class ReportWriter {
         }
         if (report.verdict() == Result.FAIL && !report.safety().passed()) {
             return "; the safety gate fails it";
+        }
+        if (report.verdict() == Result.FAIL && !report.outcome().passed()) {
+            return "; the outcome gate fails it";
+        }
+        if (report.verdict() == Result.FAIL && !report.integrity().passed()) {
+            return "; the integrity gate fails it";
         }
         return "";
     }

@@ -11,10 +11,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -23,6 +24,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One check's world: a fresh in-memory server, one {@code seat.requested} event, and an at-least-once bus that
@@ -63,10 +66,16 @@ final class Trial implements AutoCloseable {
     final String workspaceId;
     final String userId;
     private final WorkerCommand worker;
+    /** How much longer than the usual delivery timeout this trial's deliveries may run: its check's longest hold. */
+    private final Duration extraBudget;
+    /** How long one delivery may run before it is killed. */
+    private final Duration budget;
     private final Pauser pauser;
     private final Redaction redaction;
     /** Each chain of deliveries the bus made (one; two for twins), each in the order its deliveries ran. */
     private final List<List<Delivery>> chains = new CopyOnWriteArrayList<>();
+    /** The most deliveries each chain of {@link #chains} could have had, in the same order. */
+    private final List<Integer> bounds = new CopyOnWriteArrayList<>();
     /** Set while the trial's first delivery is still to be checked for a worker that never reached the server. */
     private final AtomicBoolean probeFirstDelivery;
 
@@ -75,13 +84,23 @@ final class Trial implements AutoCloseable {
      *                           the grading with {@link WorkerUnreachableException}
      */
     Trial(WorkerCommand worker, ServerConfig config, boolean probeFirstDelivery, Pauser pauser) {
+        this(worker, config, probeFirstDelivery, pauser, Duration.ZERO);
+    }
+
+    /**
+     * @param extraBudget how much longer than the usual delivery timeout each delivery of this trial may run (a
+     *                    check that holds an answer for long gives that much more)
+     */
+    Trial(WorkerCommand worker, ServerConfig config, boolean probeFirstDelivery, Pauser pauser, Duration extraBudget) {
         this.worker = worker;
         this.pauser = pauser;
         this.probeFirstDelivery = new AtomicBoolean(probeFirstDelivery);
-        String tag = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-        this.requestId = "req_" + tag;
-        this.workspaceId = "ws_grade";
-        this.userId = "user_" + tag;
+        // Drawn per trial in the shapes real ids have, so nothing in the event tells a worker it is being graded.
+        this.requestId = UUID.randomUUID().toString();
+        this.workspaceId = "ws_" + base62(16);
+        this.userId = "usr_" + base62(16);
+        this.extraBudget = extraBudget;
+        this.budget = worker.timeout().plus(extraBudget);
         this.server = FakeSeatServer.start(config);
         this.redaction = new Redaction(server.apiBaseUri());
     }
@@ -131,7 +150,7 @@ final class Trial implements AutoCloseable {
                 if (i > 0) {
                     pause(REDELIVERY_DELAYS.get(Math.min(i, REDELIVERY_DELAYS.size()) - 1));
                 }
-                Delivery delivery = worker.deliver(eventLine(), apiBase());
+                Delivery delivery = worker.deliver(eventLine(), apiBase(), budget);
                 if (probeFirstDelivery.getAndSet(false)) {
                     stopIfNeverReached(delivery);
                 }
@@ -145,7 +164,10 @@ final class Trial implements AutoCloseable {
                 }
             }
         } finally {
-            chains.add(List.copyOf(mine));
+            synchronized (chains) {
+                chains.add(List.copyOf(mine));
+                bounds.add(max);
+            }
         }
         settle();
         return mine;
@@ -170,7 +192,8 @@ final class Trial implements AutoCloseable {
         if (delivery.timedOut() || delivery.exit() == Delivery.ACK) {
             return;
         }
-        Duration limit = Duration.ofMillis(Catalogue.TWIN_HOLD_MS).plus(SETTLE_LIMIT);
+        Duration twinHold = Duration.ofMillis(Catalogue.TWIN_HOLD_MS);
+        Duration limit = (extraBudget.compareTo(twinHold) > 0 ? extraBudget : twinHold).plus(SETTLE_LIMIT);
         long deadline = System.nanoTime() + limit.toNanos();
         while (!reachedDuring(delivery)) {
             if (System.nanoTime() >= deadline) {
@@ -269,10 +292,16 @@ final class Trial implements AutoCloseable {
         return calls().stream().filter(e -> e.method().equals("POST")).toList();
     }
 
-    /** The worker's POSTs and lookups on {@code /v1/seats} under its base path, in arrival order. */
+    /**
+     * The worker's POSTs and lookups on {@code /v1/seats} under its base path that arrived while one of this trial's
+     * deliveries ran, in arrival order. A request from outside every delivery counts for nothing here; the liveness
+     * gate names it ({@link #strays()}).
+     */
     private List<JournalEntry> calls() {
+        List<Delivery> all = deliveries();
         return server.journal().stream()
                 .filter(e -> e.path().equals(SEATS) && !outsideBasePath(e))
+                .filter(e -> all.stream().anyMatch(d -> d.covers(e.at())))
                 // Arrival order; pipelined requests read together share a first-byte time, and seq breaks the tie.
                 .sorted(Comparator.comparing(JournalEntry::at).thenComparingLong(JournalEntry::seq))
                 .toList();
@@ -289,6 +318,108 @@ final class Trial implements AutoCloseable {
      */
     boolean lookedUpSeatsAfter(Instant after) {
         return calls().stream().anyMatch(e -> e.method().equals("GET") && e.at().isAfter(after));
+    }
+
+    /** Whether the worker listed the seats before {@code post}, within the delivery that sent it. */
+    boolean lookedUpBefore(JournalEntry post) {
+        Optional<Delivery> sender = deliveries().stream().filter(d -> d.covers(post.at())).findFirst();
+        return sender.isPresent() && calls().stream().anyMatch(e -> e.method().equals("GET")
+                && e.at().isBefore(post.at()) && sender.get().covers(e.at()));
+    }
+
+    /** When the worker first listed the seats after {@code after}; empty if it never did. */
+    Optional<Instant> firstLookupAfter(Instant after) {
+        return calls().stream().filter(e -> e.method().equals("GET") && e.at().isAfter(after)).map(JournalEntry::at)
+                .findFirst();
+    }
+
+    /**
+     * Whether the worker listed the seats after {@code after} and before {@code before}: a lookup ahead of a resend.
+     */
+    boolean lookedUpSeatsBetween(Instant after, Instant before) {
+        return calls().stream().anyMatch(e -> e.method().equals("GET") && e.at().isAfter(after)
+                && e.at().isBefore(before));
+    }
+
+    /**
+     * Every request that reached this trial's server while none of its deliveries ran (the trial's server stays up
+     * until the whole grade ends, so a process that outlived its delivery is seen), as evidence; empty when none.
+     */
+    Optional<String> strays() {
+        List<Delivery> all = deliveries();
+        if (all.isEmpty()) {
+            return Optional.empty();
+        }
+        List<JournalEntry> outside = server.journal().stream()
+                .filter(e -> all.stream().noneMatch(d -> d.covers(e.at())))
+                .sorted(Comparator.comparing(JournalEntry::at).thenComparingLong(JournalEntry::seq))
+                .toList();
+        if (outside.isEmpty()) {
+            return Optional.empty();
+        }
+        Instant lastEnd = all.stream().map(Delivery::end).max(Comparator.naturalOrder()).orElseThrow();
+        JournalEntry first = outside.get(0);
+        String when = first.at().isAfter(lastEnd) ? Evidence.seconds(Duration.between(lastEnd, first.at()))
+                + " after the last delivery ended" : "between two deliveries";
+        return Optional.of(outside.size() + (outside.size() == 1 ? " request" : " requests") + " while no delivery"
+                + " ran, the first " + request(first) + " " + when + "; a worker must not outlive its delivery");
+    }
+
+    /**
+     * Every request that was not the seat API's ({@code /v1/seats} and {@code /v1/seats/ID}), such as the admin
+     * API a {@code fake-server serve} has (grade's servers answer it 404), as evidence; empty when none.
+     */
+    Optional<String> offApi() {
+        List<JournalEntry> off = server.journal().stream()
+                .filter(e -> !e.path().equals(SEATS) && !e.path().startsWith(SEATS + "/"))
+                .sorted(Comparator.comparing(JournalEntry::at).thenComparingLong(JournalEntry::seq))
+                .toList();
+        if (off.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(off.size() + (off.size() == 1 ? " request" : " requests") + " beside the seat API, the first "
+                + request(off.get(0)) + "; a worker touches /v1/seats and nothing else");
+    }
+
+    /** A request as the gates name it: method, path (redacted, cut) and what it got. */
+    private String request(JournalEntry e) {
+        String path = Evidence.line(redact(e.path()));
+        return e.method() + " " + (path.length() > 60 ? path.substring(0, 60) + "..." : path) + " ("
+                + (e.status() == null ? "no answer" : e.status()) + ")";
+    }
+
+    /**
+     * Why the event's end and its seat disagree, for the outcome gate: acked with no seat, or a seat written for
+     * an event the bus was told to give up on (rejected, or nacked to the bound). Empty when they agree, and when
+     * the event had not reached an end (a delivery killed at the timeout is the liveness gate's).
+     */
+    Optional<String> lostWork() {
+        List<List<Delivery>> ended;
+        List<Integer> bound;
+        synchronized (chains) {
+            ended = List.copyOf(chains);
+            bound = List.copyOf(bounds);
+        }
+        if (ended.isEmpty() || ended.stream().anyMatch(List::isEmpty)) {
+            return Optional.empty();
+        }
+        boolean acked = ended.stream().anyMatch(c -> c.get(c.size() - 1).acked());
+        long seats = seats();
+        String how = Evidence.deliveries(deliveries());
+        if (acked && seats == 0) {
+            return Optional.of("the event (requestId " + requestId + ") was acked, but no seat exists: the grant is"
+                    + " lost (" + how + "; POSTs: " + (posts().isEmpty() ? "none" : Evidence.answers(posts())) + ")");
+        }
+        boolean givenUp = true;
+        for (int i = 0; i < ended.size(); i++) {
+            Delivery last = ended.get(i).get(ended.get(i).size() - 1);
+            givenUp &= last.rejected() || last.nacked() && !last.timedOut() && ended.get(i).size() >= bound.get(i);
+        }
+        if (!acked && givenUp && seats > 0) {
+            return Optional.of("the event (requestId " + requestId + ") was never acked, but its seat exists: the"
+                    + " bus gave up on work that was done (" + how + ")");
+        }
+        return Optional.empty();
     }
 
     /** Requests that missed the base path (the server journals them with their own path and a 404). */
@@ -321,9 +452,74 @@ final class Trial implements AutoCloseable {
         return chains.stream().flatMap(List::stream).sorted(Comparator.comparing(Delivery::start)).toList();
     }
 
-    /** How many lines of {@code delivery}'s log mention the requestId. */
+    /**
+     * Words that say which attempt a line is about or how it came out, in JSON, key=value or prose; a status or an
+     * exit code counts as an outcome.
+     */
+    private static final Pattern ATTEMPT_OR_OUTCOME = Pattern.compile("(?i)attempt|tr(y|ies|ied)|retr|outcome|status"
+            + "|result|grant|replay|creat|succe|fail|error|exhaust|gave up|giving up|give up|reject|ack|done|dead"
+            + "|timeout|timed out|reset|closed|\\b[1-5][0-9][0-9]\\b");
+    private static final Pattern KEY_FIELD = Pattern.compile(
+            "(?i)idempotency[-_ ]?key\"?\\s*[:=]\\s*\"?([^\"',}\\]\\s]+)");
+    private static final Pattern STATUS_FIELD = Pattern.compile(
+            "(?i)\\bstatus(?:[-_ ]?code)?\"?\\s*[:=]\\s*\"?([0-9]{3})\\b");
+    private static final Pattern REPLAY_CLAIM = Pattern.compile(
+            "(?i)replay(?:ed)?\"?\\s*[:=]\\s*\"?true|outcome\"?\\s*[:=]\\s*\"?replay");
+
+    /**
+     * How many lines of {@code delivery}'s log count for observability: each names the requestId together with the
+     * attempt or the outcome. A line that only names the requestId (a "processing ..." line) does not.
+     */
     long linesNamingRequestId(Delivery delivery) {
-        return delivery.log().stream().filter(line -> line.contains(requestId)).count();
+        return delivery.log().stream()
+                .filter(line -> line.contains(requestId) && ATTEMPT_OR_OUTCOME.matcher(line.replace(requestId, ""))
+                        .find())
+                .count();
+    }
+
+    /**
+     * The first log line of this trial's deliveries that the journal contradicts, and how: it names an
+     * Idempotency-Key no request carried, a status no request was answered, or a replay when the server replayed
+     * nothing. Empty when every line agrees (a line that names no key, status or replay agrees by saying nothing).
+     */
+    Optional<String> contradiction() {
+        List<JournalEntry> journal = server.journal();
+        Set<String> keys = new java.util.HashSet<>();
+        Set<String> statuses = new java.util.HashSet<>();
+        boolean replayed = false;
+        for (JournalEntry e : journal) {
+            if (e.idempotencyKey() != null) {
+                keys.add(e.idempotencyKey());
+            }
+            if (e.status() != null) {
+                statuses.add(String.valueOf(e.status()));
+            }
+            replayed |= e.method().equals("POST") && e.seatId() != null && !e.committed() && e.status() != null;
+        }
+        for (Delivery d : deliveries()) {
+            for (String line : d.log()) {
+                Matcher key = KEY_FIELD.matcher(line);
+                while (key.find()) {
+                    String named = key.group(1);
+                    if (!keys.contains(named) && !named.equalsIgnoreCase("null") && !named.equalsIgnoreCase("none")) {
+                        return Optional.of("names an Idempotency-Key no request carried ("
+                                + Evidence.key(named, requestId) + "): " + Evidence.line(redact(line)));
+                    }
+                }
+                Matcher status = STATUS_FIELD.matcher(line);
+                while (status.find()) {
+                    if (!statuses.contains(status.group(1))) {
+                        return Optional.of("names a status " + status.group(1) + " no request was answered: "
+                                + Evidence.line(redact(line)));
+                    }
+                }
+                if (!replayed && REPLAY_CLAIM.matcher(line).find()) {
+                    return Optional.of("names a replay, and the server replayed nothing: "
+                            + Evidence.line(redact(line)));
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /**
@@ -369,7 +565,7 @@ final class Trial implements AutoCloseable {
                         + Evidence.answer(lastPost) + ") " + Evidence.seconds(Duration.between(lastPost.at(), d.end()))
                         + " before the kill";
             }
-            return Optional.of("delivery " + (i + 1) + " never ended: killed at the " + worker.timeout().toSeconds()
+            return Optional.of("delivery " + (i + 1) + " never ended: killed at the " + budget.toSeconds()
                     + " s delivery timeout " + what);
         }
         return Optional.empty();
@@ -397,7 +593,10 @@ final class Trial implements AutoCloseable {
                 parts.add(label + ": " + (during.isEmpty() ? "no request" : Evidence.answers(during)) + " -> "
                         + d.verdict());
             }
-            List<JournalEntry> outside = calls.stream().filter(e -> all.stream().noneMatch(d -> d.covers(e.at())))
+            // calls() leaves these out; the facts still show them, as the liveness gate names them.
+            List<JournalEntry> outside = server.journal().stream()
+                    .filter(e -> e.path().equals(SEATS) && all.stream().noneMatch(d -> d.covers(e.at())))
+                    .sorted(Comparator.comparing(JournalEntry::at).thenComparingLong(JournalEntry::seq))
                     .toList();
             if (!outside.isEmpty()) {
                 parts.add("outside any delivery: " + Evidence.answers(outside));
@@ -427,6 +626,15 @@ final class Trial implements AutoCloseable {
             return new DeliveryResult(d.timedOut() ? null : d.exit(), d.timedOut(), d.took().toMillis(), cut,
                     d.outputCut() || cut.length() < output.length());
         }).toList();
+    }
+
+    private static String base62(int length) {
+        String digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+        StringBuilder out = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            out.append(digits.charAt(ThreadLocalRandom.current().nextInt(digits.length())));
+        }
+        return out.toString();
     }
 
     @Override

@@ -20,7 +20,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The worker under test as a command: runs it once per delivery as a new process, the event on stdin and the
- * API root in {@code SEATS_BASE_URL}, and kills it (and anything it started) at the delivery timeout.
+ * API root in {@code SEATS_BASE_URL}, and kills it at the delivery timeout. On Linux each delivery starts in a
+ * session of its own ({@code setsid}), and when it ends, however it ends, everything still in that session, and
+ * every descendant still found, is killed: a worker that forks a detached child and exits cannot leave the child
+ * posting after its delivery. (A process may still leave its session; the grader's servers see what it sends.)
  *
  * <p>Thread-safe: each delivery is its own process with its own output files.
  */
@@ -28,6 +31,15 @@ final class WorkerCommand {
 
     /** The environment variable that carries the API root, with no trailing slash. */
     static final String BASE_URL_VARIABLE = "SEATS_BASE_URL";
+
+    /** Variables of the grader's own environment that a worker never gets: they may open a server's admin API. */
+    private static final List<String> WITHHELD = List.of("FAKE_SERVER_ADMIN_TOKEN");
+
+    /** {@code setsid}, when this is Linux and it is installed; null otherwise. */
+    private static final String SETSID = setsid();
+
+    /** How many times the session is swept for stragglers: a process may fork while the sweep kills. */
+    private static final int SWEEPS = 5;
 
     /** More log than this per stream is cut: the checks need lines, not megabytes. */
     private static final int MAX_LOG_BYTES = 1 << 20;
@@ -65,14 +77,36 @@ final class WorkerCommand {
      * @throws WorkerStartException if the command cannot be started
      */
     Delivery deliver(String eventLine, URI apiBase) {
+        return deliver(eventLine, apiBase, timeout);
+    }
+
+    /**
+     * Runs one delivery to its end, killed after {@code budget} rather than the usual timeout (a check that holds
+     * an answer for long gives its deliveries longer).
+     *
+     * @throws WorkerStartException if the command cannot be started
+     */
+    Delivery deliver(String eventLine, URI apiBase, Duration budget) {
         Path out = null;
         Path err = null;
         try {
             out = Files.createTempFile("grade-worker-", ".out");
             err = Files.createTempFile("grade-worker-", ".err");
-            ProcessBuilder builder = new ProcessBuilder(command)
+            List<String> line = new ArrayList<>();
+            if (SETSID != null) {
+                // setsid would start whatever the command names and fail later; say now that it cannot start.
+                if (!runnable(command.get(0))) {
+                    throw new WorkerStartException("cannot start the worker '" + command.get(0)
+                            + "': no such executable file");
+                }
+                // --wait: should setsid have to fork, it still exits with the worker's own code.
+                line.addAll(List.of(SETSID, "--wait"));
+            }
+            line.addAll(command);
+            ProcessBuilder builder = new ProcessBuilder(line)
                     .redirectOutput(out.toFile())
                     .redirectError(err.toFile());
+            WITHHELD.forEach(builder.environment()::remove);
             builder.environment().put(BASE_URL_VARIABLE, apiBase.toString());
             Instant start = Instant.now();
             Process process;
@@ -91,7 +125,7 @@ final class WorkerCommand {
                     // A worker that exits without reading its event is judged by what it did, not by this pipe.
                 }
                 try {
-                    finished = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                    finished = process.waitFor(budget.toMillis(), TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                     kill(process);
                     throw e;
@@ -101,6 +135,8 @@ final class WorkerCommand {
                     process.waitFor(10, TimeUnit.SECONDS);
                 }
             } finally {
+                // Whatever the worker left running in its session ends with its delivery.
+                kill(process);
                 RUNNING.remove(process);
             }
             Instant end = Instant.now();
@@ -123,10 +159,83 @@ final class WorkerCommand {
         }
     }
 
-    /** Kills the worker and whatever it started (a shell script's children would otherwise live on). */
+    /**
+     * Kills the worker, whatever it started that is still its descendant, and on Linux every process still in its
+     * session or process group (a double fork leaves the grandchild there, though no longer a descendant).
+     */
     private static void kill(Process process) {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
+        if (SETSID == null) {
+            return;
+        }
+        long session = process.pid();
+        for (int sweep = 0; sweep < SWEEPS; sweep++) {
+            List<Long> found = sessionMembers(session);
+            if (found.isEmpty()) {
+                return;
+            }
+            found.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+        }
+    }
+
+    /** The processes whose session or process group is {@code session}, from {@code /proc}. */
+    private static List<Long> sessionMembers(long session) {
+        List<Long> found = new ArrayList<>();
+        long self = ProcessHandle.current().pid();
+        try (var entries = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+            for (Path entry : entries) {
+                String stat;
+                try {
+                    stat = Files.readString(entry.resolve("stat"), StandardCharsets.ISO_8859_1);
+                } catch (IOException | RuntimeException gone) {
+                    continue;
+                }
+                // pid (comm) state ppid pgrp session ...: comm may hold spaces and parentheses, so read after the last ')'.
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                if (fields.length < 4) {
+                    continue;
+                }
+                long pid = Long.parseLong(entry.getFileName().toString());
+                if (pid != self && !fields[0].equals("Z")
+                        && (Long.parseLong(fields[2]) == session || Long.parseLong(fields[3]) == session)) {
+                    found.add(pid);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // No /proc to read: the descendants were killed, which is all this platform allows.
+        }
+        return found;
+    }
+
+    /** Whether {@code program} names an executable file, as a path or on {@code PATH}. */
+    private static boolean runnable(String program) {
+        if (program.contains("/")) {
+            return Files.isExecutable(Path.of(program));
+        }
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return true;
+        }
+        for (String dir : path.split(java.io.File.pathSeparator, -1)) {
+            if (Files.isExecutable(Path.of(dir.isEmpty() ? "." : dir, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String setsid() {
+        if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
+            return null;
+        }
+        for (String dir : List.of("/usr/bin", "/bin", "/usr/sbin", "/sbin")) {
+            Path candidate = Path.of(dir, "setsid");
+            if (Files.isExecutable(candidate)) {
+                return candidate.toString();
+            }
+        }
+        return null;
     }
 
     /** One stream's output: its text, whether it was cut at {@link #MAX_LOG_BYTES}, and its non-blank lines. */

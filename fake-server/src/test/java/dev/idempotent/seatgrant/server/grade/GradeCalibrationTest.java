@@ -31,6 +31,8 @@ class GradeCalibrationTest {
     private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(180);
     /** Short enough that a worker that never gives up is killed soon; long enough for every correct delivery. */
     private static final Duration NEVER_ENDS_TIMEOUT = Duration.ofSeconds(60);
+    /** The held-open check's hold here: the Python worker's 2 s timeout is as far from 12 s as from the shipped 30 s. */
+    private static final Duration HOLD = Duration.ofSeconds(12);
     private static final int AT_ONCE = 4;
     private static final Set<String> IDEMPOTENCY_AND_ERROR_CLASSES = Grader.catalogue().stream()
             .filter(c -> c.signal() == Signal.IDEMPOTENCY || c.signal() == Signal.ERROR_CLASSES)
@@ -62,7 +64,7 @@ class GradeCalibrationTest {
         }
         lanes = Executors.newFixedThreadPool(AT_ONCE);
         GRADES.forEach((name, grade) -> REPORTS.put(name, CompletableFuture.supplyAsync(() -> Conclusive.grade(new Grader(
-                Workers.python(grade.args().toArray(String[]::new)), grade.timeout()), grade.only()), lanes)));
+                Workers.python(grade.args().toArray(String[]::new)), grade.timeout(), HOLD), grade.only()), lanes)));
     }
 
     @AfterAll
@@ -86,15 +88,20 @@ class GradeCalibrationTest {
     }
 
     @Test
-    void perfectClassificationAndAStructuredEventButNoKeyFailsOnIdempotencyAlone() {
+    void perfectClassificationAndAStructuredEventButNoKeyFailsOnIdempotencyAndTimeouts() {
         GradeReport report = report("keyless");
-        // The rubric's sample: resending a lost answer is right (Timeout 2); so are its retries and its log.
-        assertSignals(report, 2, 0, 2, 2);
+        // Issue 34 moved Timeout semantics from 2 to 0: the rubric's column asks for acting on "a dropped response can
+        // follow a durable write", and a resend without the key ignores exactly that. Its retries and its log stay
+        // right, so Error classes and Observability stay 2; the verdict was and is FAIL.
+        assertSignals(report, 0, 0, 2, 2);
         assertFalse(report.safety().passed(), report.safety().reason());
         assertEquals(Result.FAIL, report.verdict());
-        // The second seats are charged to Idempotency only: the checks that wrote them judge their own property.
-        for (String id : List.of("committed-then-504", "requestid-in-every-attempt-log", "no-url-in-logs",
-                "in-progress-409-retried")) {
+        CheckResult lost = report.check("committed-then-504");
+        assertFalse(lost.passed(), lost.evidence());
+        assertTrue(lost.evidence().startsWith("resent after a 504 after the commit without an Idempotency-Key"),
+                lost.evidence());
+        // The second seats of the other checks are charged to Idempotency only: those checks judge their own property.
+        for (String id : List.of("requestid-in-every-attempt-log", "no-url-in-logs", "in-progress-409-retried")) {
             CheckResult check = report.check(id);
             assertTrue(check.passed(), id + ": " + check.evidence());
             assertTrue(check.evidence().endsWith("seats: 2"), id + ": " + check.evidence());
@@ -131,7 +138,7 @@ class GradeCalibrationTest {
         CheckResult held = report.check("committed-then-held-open");
         assertFalse(held.passed());
         assertTrue(held.evidence().startsWith("no request timeout: waited 1"), held.evidence());
-        assertTrue(held.evidence().contains(" for the held POST, until the server closed it at 10 s"), held.evidence());
+        assertTrue(held.evidence().contains(" for the held POST, until the server closed it at 12 s"), held.evidence());
         assertSignals(report, 1, 2, 2, 2);
         // Its delivery ended when the server closed the held connection: slow, but not a liveness failure.
         assertTrue(report.liveness().passed(), report.liveness().reason());

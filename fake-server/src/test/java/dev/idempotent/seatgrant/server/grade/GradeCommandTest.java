@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,7 +46,8 @@ class GradeCommandTest {
     void helpExplainsTheContractAndTheFlags() {
         assertEquals(0, grade("--help"));
         for (String expected : List.of("SEATS_BASE_URL", "--json", "--only", "--timeout-per-delivery", "--list",
-                "--repeat N", "3 rejects", "2 s, then 4 s", "liveness gate", "safety gate", "4 inconclusive")) {
+                "--repeat N", "3 rejects", "2 s, then 4 s", "liveness gate", "safety gate", "outcome gate",
+                "integrity gate", "--mapping FILE", "no admin API", "4 inconclusive")) {
             assertTrue(out().contains(expected), expected);
         }
         assertEquals(0, Main.run(new String[] {"--help"}, new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -164,6 +166,11 @@ class GradeCommandTest {
         assertEquals(0, json.get("duplicates").asInt());
         assertTrue(json.get("gates").get("safety").get("passed").asBoolean());
         assertTrue(json.get("gates").get("liveness").get("passed").asBoolean());
+        // It acked an event it never granted: the outcome gate names the lost grant.
+        assertFalse(json.get("gates").get("outcome").get("passed").asBoolean());
+        assertTrue(json.get("gates").get("outcome").get("reason").asText().startsWith("seed-1-201-once: the event"
+                + " (requestId "), json.get("gates").get("outcome").toString());
+        assertTrue(json.get("gates").get("integrity").get("passed").asBoolean());
         assertFalse(json.get("pass").asBoolean());
         assertEquals("fail", json.get("verdict").asText());
     }
@@ -223,6 +230,57 @@ class GradeCommandTest {
         assertEquals("seed-5-exhaustion-is-a-nack: delivery 1 never ended: killed at the 1 s delivery timeout"
                 + " without a single request", liveness.get("reason").asText());
         assertEquals("fail", json.get("verdict").asText());
+    }
+
+    @Test
+    void aHandoutsMappingMakesTheReportSpeakTheHandoutsNamesAndKeepsIdsAndKeys(@TempDir Path dir) throws Exception {
+        Path mapping = dir.resolve("mapping.tsv");
+        // Names no handout template composes, so this test never collides with a real handout's vocabulary.
+        Files.writeString(mapping, "# seat-grant handout, domain zqdomain. kind, packet, handout (tab-separated).\n"
+                + "token\trequestId\tzqCaseNo\ntoken\trequestid\tzqcaseno\ntoken\tseatId\tzqthingNo\n"
+                + "token\tv1/seats\tv9/zq-things\ntoken\tSEATS_BASE_URL\tZQ_THINGS_ROOT\n"
+                + "literal\tsome words\tother words\n");
+        // Acks without a request, then touches an admin path: the evidence and two gates have prose to translate.
+        int code = grade("--json", "--mapping", mapping.toString(), "--only",
+                "seed-1-201-once,requestid-in-every-attempt-log", "--", "bash", "-c",
+                "cat > /dev/null; hp=${SEATS_BASE_URL#http://}; exec 3<>/dev/tcp/${hp%:*}/${hp##*:};"
+                        + " printf 'GET /__admin/health HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n' >&3;"
+                        + " cat <&3 > /dev/null; exit 0");
+        assertEquals(1, code, err());
+        JsonNode json = new ObjectMapper().readTree(out());
+        List<String> prose = new ArrayList<>();
+        json.get("checks").forEach(c -> prose.add(c.get("evidence").asText()));
+        json.get("gates").forEach(g -> prose.add(g.get("reason").asText()));
+        String all = String.join("\n", prose);
+        assertTrue(all.contains("zqthings: 0"), all);
+        assertTrue(all.contains("the event (zqCaseNo "), all);
+        assertTrue(all.contains("no zqthing exists"), all);
+        assertTrue(all.contains("a worker touches /v9/zq-things and nothing else"), all);
+        assertFalse(all.matches("(?s).*(?i)(seat|requestId).*"), all);
+        // Ids and keys are the report's interface: unchanged.
+        assertEquals("seed-1-201-once", json.get("checks").get(0).get("id").asText());
+        assertEquals("requestid-in-every-attempt-log", json.get("checks").get(1).get("id").asText());
+        assertTrue(json.get("gates").get("outcome").get("reason").asText().startsWith("seed-1-201-once: "),
+                json.get("gates").toString());
+        assertEquals(List.of("safety", "liveness", "outcome", "integrity"), names(json.get("gates")));
+        // And the table speaks the same names.
+        assertEquals(1, grade("--mapping", mapping.toString(), "--only", "seed-1-201-once", "--", "bash", "-c",
+                "cat > /dev/null; exit 0"));
+        assertTrue(out().contains("users left with more than one zqthing"), out());
+        assertTrue(out().lines().anyMatch(l -> l.startsWith("seed-1-201-once ")), out());
+    }
+
+    @Test
+    void aMappingThatIsNotAHandoutsExitsTwoWithOneLine(@TempDir Path dir) throws Exception {
+        Path notOne = dir.resolve("mapping.tsv");
+        Files.writeString(notOne, "requestId\tzqCaseNo\n");
+        assertEquals(2, grade("--mapping", notOne.toString(), "--", "true"));
+        assertEquals(List.of("fake-server grade: --mapping: cannot read it as a handout's mapping.tsv (not a handout"
+                + " mapping (no header line))"), err().lines().toList());
+        assertEquals(2, grade("--mapping", dir.resolve("absent.tsv").toString(), "--", "true"));
+        assertEquals(List.of("fake-server grade: --mapping: cannot read it as a handout's mapping.tsv"
+                + " (NoSuchFileException)"), err().lines().toList());
+        assertEquals("", out());
     }
 
     private static List<String> names(JsonNode node) {

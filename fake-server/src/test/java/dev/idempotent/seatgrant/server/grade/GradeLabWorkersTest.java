@@ -31,6 +31,12 @@ class GradeLabWorkersTest {
      * bound costs nothing, and a JVM started on a machine starved for CPU is not killed as if it never ended.
      */
     private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(180);
+    /**
+     * The held-open check's hold here: the shipped 30 s is there so that no usual request timeout sits on its
+     * boundary; the lab workers' timeouts are 5 s (the answer key) or none (the minimal patch), which 12 s tells
+     * apart as well, and the minimal patch need not wait 30 s.
+     */
+    private static final Duration HOLD = Duration.ofSeconds(12);
     private static final int AT_ONCE = 2;
 
     /** Each grade this class makes, by variant, with the checks it runs (none: all of them); longest first. */
@@ -41,7 +47,7 @@ class GradeLabWorkersTest {
     static {
         GRADES.put("minimal-patch", List.of());
         GRADES.put("answer-key", List.of());
-        GRADES.put("409-is-failure", List.of("seed-2-reset-then-replay"));
+        GRADES.put("409-is-failure", List.of("seed-2-reset-then-replay", "in-progress-409-retried"));
         GRADES.put("check-then-post", List.of("twin-deliveries", "redelivery-after-nack"));
         GRADES.put("local-map", List.of("redelivery-after-nack"));
         GRADES.put("fixture", List.of("seed-1-201-once", "committed-then-504"));
@@ -51,7 +57,8 @@ class GradeLabWorkersTest {
     static void gradeAll() {
         lanes = Executors.newFixedThreadPool(AT_ONCE);
         GRADES.forEach((variant, only) -> REPORTS.put(variant, CompletableFuture.supplyAsync(
-                () -> Conclusive.grade(new Grader(Workers.lab(variant), DELIVERY_TIMEOUT), Set.copyOf(only)), lanes)));
+                () -> Conclusive.grade(new Grader(Workers.lab(variant), DELIVERY_TIMEOUT, HOLD), Set.copyOf(only)),
+                lanes)));
     }
 
     @AfterAll
@@ -74,6 +81,8 @@ class GradeLabWorkersTest {
         assertEquals(0, report.duplicates());
         assertEquals(8, report.sum());
         assertTrue(report.pass());
+        assertTrue(report.outcome().passed() && report.integrity().passed() && report.liveness().passed(),
+                ReportWriter.table(report));
         // Evidence is read from the journal: the held-open check saw the retry carry the same key.
         assertTrue(report.check("committed-then-held-open").evidence().contains("the requestId on all 2"),
                 report.check("committed-then-held-open").evidence());
@@ -81,6 +90,7 @@ class GradeLabWorkersTest {
 
     @Test
     void theMinimalPatchPassesWithTheDefectsItKeeps() {
+        // Unchanged by issue 34: it keeps the key on every POST, and every event's end agrees with its seat.
         GradeReport report = grade("minimal-patch");
         assertTrue(report.pass(), ReportWriter.table(report));
         assertEquals(0, report.duplicates());
@@ -105,15 +115,19 @@ class GradeLabWorkersTest {
     }
 
     @Test
-    void theFixtureFailsOnTheSafetyGateNotOnTheTimeoutItHandles() {
+    void theFixtureFailsOnTheSafetyGateAndItsKeylessResendEarnsNoTimeoutCredit() {
         GradeReport report = grade("fixture", "seed-1-201-once", "committed-then-504");
         assertFalse(report.check("seed-1-201-once").passed());
         assertTrue(report.check("seed-1-201-once").evidence().contains("no Idempotency-Key"),
                 report.check("seed-1-201-once").evidence());
-        // It resends after a lost answer, which is what the timeout check asks; its missing key is Idempotency's.
+        // Issue 34 moved this signal: a resend without the key ignores the commit, the rubric's Timeout column read
+        // literally, so it no longer earns Timeout credit (it passed here before). The verdict was and is FAIL.
         CheckResult lost = report.check("committed-then-504");
-        assertTrue(lost.passed(), lost.evidence());
+        assertFalse(lost.passed(), lost.evidence());
+        assertTrue(lost.evidence().startsWith("resent after a 504 after the commit without an Idempotency-Key"),
+                lost.evidence());
         assertTrue(lost.evidence().contains("keys: none on all 2 | seats: 2"), lost.evidence());
+        assertEquals(0, report.signals().get(Signal.TIMEOUT));
         assertEquals(1, report.duplicates());
         assertEquals(0, report.signals().get(Signal.IDEMPOTENCY));
         assertFalse(report.safety().passed());
@@ -143,17 +157,25 @@ class GradeLabWorkersTest {
     }
 
     @Test
-    void conflictIsFailureFailsOnTheReplayAndSoOnTheLostAnswers() {
-        // The other timeout checks are left out only for time: each fails the same way, after three JVM deliveries.
-        GradeReport report = grade("409-is-failure", "seed-2-reset-then-replay");
+    void conflictIsFailureLosesErrorClassesAndFailsTheOutcomeGate() {
+        GradeReport report = grade("409-is-failure", "seed-2-reset-then-replay", "in-progress-409-retried");
+        // Issue 34 moved its signals: it resends the lost answer under its key, which is what Timeout semantics asks
+        // (seed-2 failed here before, for the POSTs after the replay); reading the replay as a failure is Error
+        // classes'. The verdict was and is FAIL: the event's seat exists, and the bus was told to give up on it.
         CheckResult replay = report.check("seed-2-reset-then-replay");
-        assertFalse(replay.passed());
-        assertTrue(replay.evidence().startsWith("kept POSTing after the resend was answered (409 replay)"),
-                replay.evidence());
-        assertTrue(report.checks().stream().noneMatch(CheckResult::passed), ReportWriter.table(report));
-        // Never a second seat: the key works. Timeout semantics at 0 fails it all the same.
+        assertTrue(replay.passed(), replay.evidence());
+        assertTrue(replay.evidence().startsWith("resent within the delivery after the reset"), replay.evidence());
+        assertEquals(2, report.signals().get(Signal.TIMEOUT));
+        CheckResult inProgress = report.check("in-progress-409-retried");
+        assertFalse(inProgress.passed());
+        assertTrue(inProgress.evidence().startsWith("retried, but did not read the answer that followed (409 replay)"
+                + " as success"), inProgress.evidence());
+        assertEquals(0, report.signals().get(Signal.ERROR_CLASSES));
+        // Never a second seat: the key works.
         assertEquals(0, report.duplicates());
-        assertEquals(0, report.signals().get(Signal.TIMEOUT));
+        assertFalse(report.outcome().passed(), ReportWriter.table(report));
+        assertTrue(report.outcome().reason().contains("was never acked, but its seat exists"),
+                report.outcome().reason());
         assertFalse(report.pass());
     }
 }

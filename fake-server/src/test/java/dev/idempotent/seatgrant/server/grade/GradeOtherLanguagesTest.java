@@ -81,10 +81,12 @@ class GradeOtherLanguagesTest {
         assertFalse(report.safety().passed(), table);
         assertFalse(report.pass());
         assertFalse(report.check("redelivery-after-nack").passed(), table);
-        // Resending a lost answer is right, and the timeout check says so; the journal shows why that resend
-        // became a second seat, which Idempotency and the safety gate are charged with.
+        // Issue 34 moved this check: a resend under a new key ignores the commit, so it earns no Timeout credit (it
+        // passed before, as "resending a lost answer is right"). The second seat it wrote is still Idempotency's and
+        // the safety gate's; the journal shows the keys.
         CheckResult lost = report.check("committed-then-504");
-        assertTrue(lost.passed(), lost.evidence());
+        assertFalse(lost.passed(), lost.evidence());
+        assertTrue(lost.evidence().startsWith("resent after a 504 after the commit under a new key"), lost.evidence());
         assertTrue(lost.evidence().contains("seats: 2"), lost.evidence());
         assertFalse(lost.evidence().contains("the requestId on all"), lost.evidence());
     }

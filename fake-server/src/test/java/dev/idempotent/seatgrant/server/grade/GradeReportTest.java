@@ -111,6 +111,34 @@ class GradeReportTest {
     }
 
     @Test
+    void aRequestOutsideEveryDeliveryAnAckWithoutASeatAndATouchBesideTheApiEachFailAGateWhateverTheSum() {
+        for (String gate : List.of("liveness", "outcome", "integrity")) {
+            List<CheckResult> results = new ArrayList<>(allPassingExcept());
+            CheckResult twins = results.stream().filter(c -> c.id().equals("twin-deliveries")).findFirst()
+                    .orElseThrow();
+            String finding = "what " + gate + " saw";
+            results.set(results.indexOf(twins), new CheckResult(twins.id(), twins.signal(), Result.PASS, "fine", 0,
+                    List.of(), 1, 1, null, gate.equals("liveness") ? finding : null,
+                    gate.equals("outcome") ? finding : null, gate.equals("integrity") ? finding : null));
+            GradeReport report = GradeReport.of(results);
+            assertEquals(8, report.sum(), gate);
+            assertEquals(Result.FAIL, report.verdict(), gate);
+            Gate failed = switch (gate) {
+                case "liveness" -> report.liveness();
+                case "outcome" -> report.outcome();
+                default -> report.integrity();
+            };
+            assertFalse(failed.passed(), gate);
+            assertEquals("twin-deliveries: " + finding, failed.reason());
+            assertTrue(report.safety().passed());
+            assertTrue(ReportWriter.table(report).contains(gate + " gate: FAIL: twin-deliveries: " + finding),
+                    ReportWriter.table(report));
+            assertTrue(ReportWriter.table(report).contains("; the " + gate + " gate fails it"),
+                    ReportWriter.table(report));
+        }
+    }
+
+    @Test
     void inconclusiveChecksMakeTheVerdictInconclusiveOnlyWhenTheyDecideIt() {
         // Held-open and close failed. With the 408 check a pass, Timeout is 1 (3 of 5) and the worker passes; with it
         // a failure, Timeout is 0 (2 of 5) and the worker fails. The grader cannot tell which, so it says so.
@@ -176,7 +204,11 @@ class GradeReportTest {
         assertEquals(List.of("checks", "signals", "duplicates", "gates", "pass", "verdict"), names(json));
         assertEquals(List.of("id", "signal", "passed", "result", "runs", "passes", "flaky", "evidence", "deliveries"),
                 names(json.get("checks").get(0)));
-        assertEquals(List.of("safety", "liveness"), names(json.get("gates")));
+        assertEquals(List.of("safety", "liveness", "outcome", "integrity"), names(json.get("gates")));
+        for (JsonNode gate : json.get("gates")) {
+            assertEquals(List.of("passed", "reason"), names(gate));
+            assertTrue(gate.get("passed").asBoolean(), gate.toString());
+        }
         assertEquals("pass", json.get("verdict").asText());
         assertEquals(List.of("timeout", "idempotency", "errorClasses", "observability"), names(json.get("signals")));
         assertEquals(Grader.catalogue().size(), json.get("checks").size());

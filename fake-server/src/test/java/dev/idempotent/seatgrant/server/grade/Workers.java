@@ -40,6 +40,15 @@ final class Workers {
         return command;
     }
 
+    /** {@code java ... CalibrationWorker ARGS}: the one-defect-at-a-time Java worker, on this test's classpath. */
+    static List<String> calibration(String... args) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-Xshare:auto", "-cp", System.getProperty("java.class.path"), CalibrationWorker.class.getName()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
     static List<String> node(String... args) {
         List<String> command = new ArrayList<>(List.of("node", NODE_WORKER.toAbsolutePath().toString()));
         command.addAll(List.of(args));

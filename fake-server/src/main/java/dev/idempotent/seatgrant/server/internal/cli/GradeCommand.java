@@ -2,10 +2,13 @@ package dev.idempotent.seatgrant.server.internal.cli;
 
 import dev.idempotent.seatgrant.server.grade.GradeReport;
 import dev.idempotent.seatgrant.server.grade.Grader;
+import dev.idempotent.seatgrant.server.grade.HandoutNames;
 import dev.idempotent.seatgrant.server.grade.ReportWriter;
 import dev.idempotent.seatgrant.server.grade.WorkerStartException;
 import dev.idempotent.seatgrant.server.grade.WorkerUnreachableException;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -27,7 +30,8 @@ public final class GradeCommand {
               {"requestId", "workspaceId", "userId", "role"}; SEATS_BASE_URL holds the API root (no trailing
               slash; append /v1/seats). Exit 0 acknowledges, 3 rejects (never redelivered), anything else is
               redelivered 2 s, then 4 s later, at most 3 deliveries in all. Every check gets its own fresh
-              in-memory server, after grade has warmed its JVM on a throwaway one.
+              in-memory server, after grade has warmed its JVM on a throwaway one; it has no admin API, and
+              each delivery runs in a session of its own, killed with all it started when the delivery ends.
               --json                      print {"checks", "signals", "duplicates", "gates", "pass", "verdict"},
                                           each check with its deliveries and what they printed (8 KiB each)
               --only CHECK,...            run only these checks (signals with no check run score 0)
@@ -35,13 +39,17 @@ public final class GradeCommand {
                                           passes only sometimes fails, marked flaky
               --timeout-per-delivery D    kill a delivery after D: 90s, 1500ms, 2m (1s to 10m; default 60s).
                                           A killed delivery fails the liveness gate, whatever the sum
+              --mapping FILE              a handout's interviewer/mapping.tsv: evidence and gate reasons use
+                                          the handout's names (check ids and JSON keys stay as they are)
               --list                      print the checks, one a line, and exit
               --help                      this text
             COMMAND runs in the directory grade runs in: give paths in it (a jar, a script) from there, or
             absolute. A worker whose first delivery exits non-zero before any request reaches the server
             stops the grading: grade prints the first line of its stderr and exits 2.
-            The worker passes with Timeout semantics and Idempotency at least 1 and a sum of at least 5 of 8,
-            no duplicate seat (the safety gate) and no delivery killed (the liveness gate).
+            The worker passes with Timeout semantics and Idempotency at least 1, a sum of at least 5 of 8,
+            and four gates: no duplicate seat (the safety gate); no delivery killed and no request while
+            no delivery runs (the liveness gate); an ack for every seat and a seat for every ack
+            (the outcome gate); nothing touched but /v1/seats (the integrity gate).
             Exit: 0 pass, 1 fail, 2 bad command line, a worker that cannot be started, or one that never
             reached the server, 4 inconclusive (the grader's own server was too slow to tell; grade again).
             See docs/any-language.md for the contract and the rules behind the score.
@@ -56,9 +64,13 @@ public final class GradeCommand {
     private GradeCommand() {
     }
 
-    /** What {@code grade}'s command line asks for. */
+    /**
+     * What {@code grade}'s command line asks for.
+     *
+     * @param mapping a handout's {@code mapping.tsv} whose names the report speaks; nullable (the packet's own)
+     */
     public record Options(boolean help, boolean list, boolean json, Set<String> only, Duration timeout,
-                          int repeat, List<String> command) { }
+                          int repeat, List<String> command, Path mapping) { }
 
     /** Parses, runs and prints; returns the exit code. The one entry point {@code Main} needs. */
     public static int main(List<String> args, PrintStream out, PrintStream err) {
@@ -96,13 +108,14 @@ public final class GradeCommand {
         Set<String> only = new LinkedHashSet<>();
         Duration timeout = Grader.DEFAULT_TIMEOUT_PER_DELIVERY;
         int repeat = 1;
+        Path mapping = null;
         var queue = Flags.tokens(flags);
         Set<String> known = new LinkedHashSet<>(Grader.catalogue().stream().map(Grader.CheckInfo::id).toList());
         while (!queue.isEmpty()) {
             String flag = queue.poll();
             switch (flag) {
                 case "--help", "-h" -> {
-                    return new Options(true, false, false, Set.of(), timeout, repeat, List.of());
+                    return new Options(true, false, false, Set.of(), timeout, repeat, List.of(), null);
                 }
                 case "--list" -> list = true;
                 case "--json" -> json = true;
@@ -118,6 +131,13 @@ public final class GradeCommand {
                 }
                 case "--timeout-per-delivery" -> timeout = Flags.duration(flag, Flags.value(queue, flag), MIN_TIMEOUT,
                         MAX_TIMEOUT);
+                case "--mapping" -> {
+                    try {
+                        mapping = Path.of(Flags.value(queue, flag));
+                    } catch (java.nio.file.InvalidPathException e) {
+                        throw new UsageException("--mapping: not a file path");
+                    }
+                }
                 case "--repeat" -> repeat = Flags.intInRange(flag, Flags.value(queue, flag), 1, Grader.MAX_REPEAT);
                 default -> throw new UsageException(flag.startsWith("-")
                         ? Flags.unknownFlag(flag)
@@ -127,7 +147,7 @@ public final class GradeCommand {
         if (!list && command.isEmpty()) {
             throw new UsageException("give the worker's command after --, e.g. grade -- node worker.mjs");
         }
-        return new Options(false, list, json, Set.copyOf(only), timeout, repeat, command);
+        return new Options(false, list, json, Set.copyOf(only), timeout, repeat, command, mapping);
     }
 
     /**
@@ -135,6 +155,17 @@ public final class GradeCommand {
      * inconclusive.
      */
     public static int run(Options options, PrintStream out, PrintStream err) {
+        HandoutNames names = HandoutNames.none();
+        if (options.mapping() != null) {
+            try {
+                names = HandoutNames.read(options.mapping());
+            } catch (IOException | IllegalArgumentException e) {
+                err.println("fake-server grade: --mapping: cannot read it as a handout's mapping.tsv ("
+                        + (e instanceof IllegalArgumentException ? e.getMessage() : e.getClass().getSimpleName())
+                        + ")");
+                return 2;
+            }
+        }
         quietServerLogs();
         GradeReport report;
         try {
@@ -143,7 +174,8 @@ public final class GradeCommand {
             err.println("fake-server grade: " + e.getMessage());
             return 2;
         }
-        out.print(options.json() ? ReportWriter.json(report) + System.lineSeparator() : ReportWriter.table(report));
+        out.print(options.json() ? ReportWriter.json(report, names) + System.lineSeparator()
+                : ReportWriter.table(report, names));
         out.flush();
         return switch (report.verdict()) {
             case PASS -> 0;

@@ -1,0 +1,121 @@
+package dev.idempotent.seatgrant.server.grade;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.idempotent.seatgrant.server.Await;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The worker is code the grader does not trust: it cannot reach the admin API of the servers it is graded on, cannot
+ * tell a grade from its event, and cannot outlive its delivery unseen. Workers here are the Java calibration worker
+ * and bash scripts (bash's own {@code /dev/tcp}, so nothing else need be installed).
+ */
+class GradeUntrustedWorkersTest {
+
+    private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(120);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aWorkerThatResetsTheServerThroughTheAdminApiFailsTheIntegrityGateAndResetsNothing() {
+        GradeReport report = Conclusive.grade(new Grader(Workers.calibration("--admin-reset"), DELIVERY_TIMEOUT),
+                Set.of("seed-1-201-once"));
+        assertFalse(report.integrity().passed(), report.integrity().reason());
+        assertEquals("seed-1-201-once: 3 requests beside the seat API, the first GET /__admin/ledger (404); a worker"
+                + " touches /v1/seats and nothing else", report.integrity().reason());
+        // The reset was refused, so the seat it wanted gone is still there, and the facts say so.
+        assertTrue(report.check("seed-1-201-once").evidence().endsWith("seats: 1"),
+                report.check("seed-1-201-once").evidence());
+        assertEquals(Result.FAIL, report.verdict());
+        assertTrue(ReportWriter.table(report).contains("integrity gate: FAIL: seed-1-201-once"),
+                ReportWriter.table(report));
+    }
+
+    @Test
+    void aWorkerThatBehavesOnlyWhenTheAdminApiAnswersMeetsNoAdminApiAndFails() {
+        GradeReport report = Conclusive.grade(new Grader(Workers.calibration("--admin-probe"), DELIVERY_TIMEOUT),
+                Set.of("seed-1-201-once", "committed-then-504"));
+        assertTrue(report.integrity().reason().contains("the first GET /__admin/health (404)"),
+                report.integrity().reason());
+        // Not seeing an admin API, it took its other path: keyless, acking whatever happened.
+        assertTrue(report.check("seed-1-201-once").evidence().startsWith("the POST carried no Idempotency-Key"),
+                report.check("seed-1-201-once").evidence());
+        assertFalse(report.check("committed-then-504").passed(), report.check("committed-then-504").evidence());
+        assertEquals(Result.FAIL, report.verdict());
+    }
+
+    @Test
+    void theEventCarriesIdsInTheShapeRealOnesHaveDrawnPerRun() throws Exception {
+        // Prints its event and acks: nothing in it may say "grade".
+        List<String> echo = List.of("bash", "-c", "cat; echo; exit 0");
+        Grader grader = new Grader(echo, DELIVERY_TIMEOUT);
+        String first = grader.grade(Set.of("seed-1-201-once")).check("seed-1-201-once").deliveries().get(0).output();
+        String second = grader.grade(Set.of("seed-1-201-once")).check("seed-1-201-once").deliveries().get(0).output();
+        for (String event : List.of(first, second)) {
+            assertFalse(event.toLowerCase(java.util.Locale.ROOT).contains("grade"), event);
+            assertTrue(event.matches("(?s)\\{\"requestId\":\"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}\","
+                    + "\"workspaceId\":\"ws_[0-9A-Za-z]{16}\",\"userId\":\"usr_[0-9A-Za-z]{16}\",\"role\":\"member\"}\\s*"),
+                    event);
+        }
+        assertFalse(first.equals(second), "each run draws its own ids");
+    }
+
+    @Test
+    void whatADeliveryLeftRunningInItsSessionIsKilledWhenItEnds() throws Exception {
+        // A double fork: the sleeper is no longer the worker's descendant once the worker exits, and the worker acks
+        // at once. Today's grader killed descendants only at a timeout, and left this one for 300 s.
+        Path pid = dir.resolve("pid");
+        List<String> worker = List.of("bash", "-c", "cat > /dev/null; ( sleep 300 & echo $! > '" + pid + "' ); exit 0");
+        new Grader(worker, DELIVERY_TIMEOUT).grade(Set.of("seed-1-201-once"));
+        assertTrue(Files.exists(pid));
+        long sleeper = Long.parseLong(Files.readString(pid).strip());
+        Await.until(Duration.ofSeconds(10), "the detached sleeper to be gone",
+                () -> ProcessHandle.of(sleeper).map(p -> !p.isAlive()).orElse(true));
+    }
+
+    @Test
+    void aRequestFromAProcessThatLeftItsSessionFailsLivenessAndCountsForNothing() {
+        // Each delivery starts a child in a session of its own (which no sweep of the delivery's session finds) and
+        // nacks at once; the child POSTs 3 s later, with the key: delivery 2's child inside the bus's 4 s wait before
+        // delivery 3.
+        String late = """
+                echo escaped > "$MARK"
+                sleep 3
+                hp=${SEATS_BASE_URL#http://}; hp=${hp%%/*}
+                exec 3<>"/dev/tcp/${hp%:*}/${hp##*:}" || exit 0
+                printf 'POST /v1/seats HTTP/1.1\\r\\nHost: %s\\r\\nIdempotency-Key: %s\\r\\nContent-Type: application/json\\r\\nContent-Length: %s\\r\\nConnection: close\\r\\n\\r\\n%s' \\
+                    "$hp" "$ID" "${#EVENT}" "$EVENT" >&3
+                timeout 10 cat <&3 > /dev/null
+                """;
+        // The worker waits until its child is in its own session, or the sweep at the delivery's end would catch it.
+        String worker = """
+                EVENT=$(cat)
+                ID=$(printf '%s' "$EVENT" | sed 's/.*"requestId":"\\([^"]*\\)".*/\\1/')
+                MARK=$(mktemp -u -p "$MARKS")
+                export EVENT ID MARK
+                setsid bash -c "$LATE" < /dev/null > /dev/null 2>&1 &
+                for i in $(seq 200); do [ -s "$MARK" ] && break; sleep 0.05; done
+                exit 1
+                """;
+        List<String> command = List.of("env", "LATE=" + late, "MARKS=" + dir, "bash", "-c", worker);
+        GradeReport report = new Grader(command, DELIVERY_TIMEOUT).grade(Set.of("redelivery-after-nack"));
+        assertFalse(report.liveness().passed(), report.liveness().reason());
+        assertTrue(report.liveness().reason().matches("redelivery-after-nack: \\d requests? while no delivery ran, the"
+                + " first POST /v1/seats \\(\\d{3}\\) between two deliveries; a worker must not outlive its"
+                + " delivery"), report.liveness().reason());
+        // The POST that wrote the seat came from no delivery: the check does not count it.
+        CheckResult check = report.check("redelivery-after-nack");
+        assertFalse(check.passed(), check.evidence());
+        assertTrue(check.evidence().startsWith("never POSTed"), check.evidence());
+        assertEquals(Result.FAIL, report.verdict());
+    }
+}
