@@ -64,17 +64,24 @@ public final class PacketVariant {
         System.exit(run(args, System.out, System.err));
     }
 
+    /** The shortest secret the command line accepts, in bytes: shorter ones can be guessed by trying them. */
+    static final int MIN_SECRET_BYTES = 16;
+
     /** The command line; returns the exit code (0 done, 2 bad arguments or input). */
     static int run(String[] args, PrintStream out, PrintStream err) {
         List<String> a = new ArrayList<>(List.of(args));
         Path root = Path.of(".");
-        int r = a.indexOf("--root");
-        if (r >= 0 && r + 1 < a.size()) {
-            root = Path.of(a.get(r + 1));
-            a.remove(r + 1);
-            a.remove(r);
-        }
+        String domain = null;
         try {
+            String given = option(a, "--root");
+            if (given != null) {
+                root = Path.of(given);
+            }
+            domain = option(a, "--domain");
+            if (a.size() == 2 && a.get(1).equals("--list-domains")) {
+                Spec.of(a.get(0)).domains().forEach(d -> out.println(d.id()));
+                return 0;
+            }
             if (a.size() == 4 && a.get(0).equals("translate-back")) {
                 Mapping mapping = Mapping.parse(Files.readString(Path.of(a.get(1)), StandardCharsets.UTF_8));
                 int files = translateBack(mapping, Path.of(a.get(2)), Path.of(a.get(3)));
@@ -86,8 +93,11 @@ public final class PacketVariant {
             if (a.size() == 4 && a.get(1).equals("--secret-file")) {
                 secret = secretOf(Path.of(a.get(2)));
                 target = Path.of(a.get(3));
-                if (secret.length < 16) {
-                    err.println("warning: a secret this short can be guessed; use a longer one for a real round");
+                if (secret.length < MIN_SECRET_BYTES) {
+                    err.println(a.get(2) + " holds " + secret.length + " bytes; a secret needs " + MIN_SECRET_BYTES
+                            + " or more, or it can be guessed. Make one with: head -c 24 /dev/urandom | base64 > "
+                            + a.get(2));
+                    return 2;
                 }
             } else if (a.size() == 3 && a.get(1).matches("\\d{1,9}")) {
                 err.println("warning: the number form is for this project's own tests; anyone can recompute it,"
@@ -95,15 +105,22 @@ public final class PacketVariant {
                 secret = numberSecret(Integer.parseInt(a.get(1)));
                 target = Path.of(a.get(2));
             } else {
-                err.println("usage: java PacketVariant.java seat-grant|fetch-client --secret-file FILE OUT [--root DIR]\n"
+                err.println("usage: java PacketVariant.java seat-grant|fetch-client --secret-file FILE OUT"
+                        + " [--domain NAME] [--root DIR]\n"
+                        + "       java PacketVariant.java seat-grant|fetch-client --list-domains\n"
                         + "       java PacketVariant.java translate-back MAPPING_TSV TREE OUT");
+                return 2;
+            }
+            String picked = domain;
+            if (picked != null && Spec.of(a.get(0)).domains().stream().noneMatch(d -> d.id().equals(picked))) {
+                err.println("no domain " + picked + " for " + a.get(0) + "; --list-domains prints the ones to choose from");
                 return 2;
             }
             if (Files.exists(target)) {
                 err.println(target + " exists; choose a new folder");
                 return 2;
             }
-            Handout handout = write(root, a.get(0), secret, target);
+            Handout handout = write(root, a.get(0), secret, domain, target);
             out.println("wrote " + target + ": give the candidate " + target.resolve("handout")
                     + "; keep " + target.resolve("interviewer") + " (domain: " + handout.domain() + ")");
             return 0;
@@ -111,6 +128,21 @@ public final class PacketVariant {
             err.println(e.getMessage());
             return 2;
         }
+    }
+
+    /** Removes {@code --name VALUE} from {@code args} and returns the value, or null when it is absent. */
+    private static String option(List<String> args, String name) {
+        int at = args.indexOf(name);
+        if (at < 0) {
+            return null;
+        }
+        if (at + 1 >= args.size()) {
+            throw new IllegalArgumentException(name + " needs a value");
+        }
+        String value = args.get(at + 1);
+        args.remove(at + 1);
+        args.remove(at);
+        return value;
     }
 
     /**
@@ -132,7 +164,12 @@ public final class PacketVariant {
 
     /** Generates the handout of {@code packet} for {@code secret} and writes it under {@code out}. */
     public static Handout write(Path root, String packet, byte[] secret, Path out) {
-        Handout handout = generate(root, packet, secret, null);
+        return write(root, packet, secret, null, out);
+    }
+
+    /** As {@link #write(Path, String, byte[], Path)}, in {@code domain} when it is not null. */
+    public static Handout write(Path root, String packet, byte[] secret, String domain, Path out) {
+        Handout handout = generate(root, packet, secret, domain);
         writeTree(out.resolve("handout"), handout.handout());
         writeTree(out.resolve("interviewer"), handout.interviewer());
         return handout;
@@ -195,12 +232,24 @@ public final class PacketVariant {
             SortedMap<String, String> after = UnifiedDiff.parse(read(patch)).applyTo(starter);
             interviewer.put("samples/" + sample + ".patch", UnifiedDiff.write(handoutStarter, transform.handout(after, false)));
         }
+        if (spec.fenced()) {
+            // score.sh's fence compares a hand-in with what was handed out; a copy here lets it score from
+            // interviewer/ alone, after handout/ has been zipped, sent and deleted.
+            handoutStarter.forEach((path, text) -> {
+                if (path.equals("pom.xml") || path.startsWith("src/test/")) {
+                    interviewer.put(FROZEN + "/" + path, text);
+                }
+            });
+        }
         interviewer.put("mapping.tsv", mapping.render());
         interviewer.put("README.md", interviewerReadme(spec, chosen, slots, mapping, lookup(slots, "promptfile")));
         mapping.checkUsed(starter, readTree(dir.resolve(spec.keyTests())), reference);
         return new Handout(packet, chosen.id(), Collections.unmodifiableSortedMap(handout),
                 Collections.unmodifiableSortedMap(interviewer), mapping);
     }
+
+    /** The interviewer's copy of the handed-out tests and pom (fenced packets only), relative to interviewer/. */
+    static final String FROZEN = "handed-out";
 
     /** A generated handout: the candidate's files, the interviewer's files, and the names it uses. */
     public record Handout(String packet, String domain, SortedMap<String, String> handout,
@@ -239,17 +288,20 @@ public final class PacketVariant {
         });
         return "# Interviewer's folder (" + spec.packet() + ", domain: " + domain.id() + ")\n\n"
                 + "Never hand out this folder. The candidate gets `handout/` (the prompt `" + promptFile
-                + "` and `starter/`), nothing else.\n\n"
+                + "` and `starter/`), nothing else. Keep this folder and the secret; once `handout/` is sent, you may"
+                + " delete it: this folder alone scores a hand-in.\n\n"
                 + "- `" + spec.keyTests() + "/`: the packet's tests in this handout's names; `score.sh` copies them in.\n"
+                + (spec.fenced() ? "- `" + FROZEN + "/`: the starter's tests and `pom.xml` exactly as handed out;"
+                        + " `score.sh` checks the hand-in's copies against them.\n" : "")
                 + "- `reference.patch`: the packet's reference patch in this handout's names (`patch -p1` from"
                 + " `starter/`).\n"
                 + "- `samples/NAME.patch`: every scored sample of the packet, translated; apply one to a fresh copy of"
-                + " `handout/starter` and run `score.sh` to see a calibrated hand-in as this handout shows it. Its"
+                + " the handout's `starter/` and run `score.sh` to see a calibrated hand-in as this handout shows it. Its"
                 + " scores are in `docs/packets/" + spec.packet() + "/samples/NAME/expected.json`.\n"
                 + "- `mapping.tsv`: every name of the packet and its name here; `score.sh` uses it.\n\n"
                 + "Score with the packet's own sheet (`docs/packets/" + spec.packet() + "/interviewer-sheet.md`), passing"
-                + " the folder that holds `handout/` and this folder:\n\n"
-                + "```sh\ndocs/packets/" + spec.packet() + "/score.sh PATH/TO/PATCHED/starter PATH/TO/THAT/FOLDER\n```\n\n"
+                + " this folder:\n\n"
+                + "```sh\ndocs/packets/" + spec.packet() + "/score.sh PATH/TO/PATCHED/starter PATH/TO/THIS/FOLDER\n```\n\n"
                 + "| in the packet | in this handout |\n| --- | --- |\n" + names
                 + "\nThe event in this handout is `" + slots.getOrDefault("eventname", "-") + "`.\n";
     }
@@ -1272,6 +1324,11 @@ public final class PacketVariant {
             List<NameRule> names, Set<String> locals, Map<String, String> elements, Map<String, Template> literals,
             List<Anchor> anchors, Template prompt) {
 
+        /** Whether {@code score.sh} fences the handed-out tests and pom, so the interviewer needs a copy of them. */
+        boolean fenced() {
+            return packet.equals("fetch-client");
+        }
+
         static Spec of(String packet) {
             return switch (packet) {
                 case "seat-grant" -> seatGrant();
@@ -1314,14 +1371,6 @@ public final class PacketVariant {
         String main = "src/main/java/dev/idempotent/seatgrant/worker/fixture/";
         String test = "src/test/java/dev/idempotent/seatgrant/worker/fixture/";
         List<Domain> domains = List.of(
-                new Domain("seats", words("noun", "seat", "nouns", "seats", "verb", "grant", "verbs", "grants",
-                        "past", "{{granted|allocated}}", "container", "team", "subject", "member",
-                        "keystem", "{{ticket|invite}}", "keysuffix", "{{id|ref}}", "field", "access",
-                        "value", "{{editor|viewer}}", "eventverb", "{{asked|wanted}}",
-                        "pathnoun", "{{team-seats|seat-allocations}}",
-                        "story", "{{a team seat|one team seat}}",
-                        "harm", "{{two seats for one member|a member holding two seats}}",
-                        "idprefix", "st", "keyprefix", "tk", "containerprefix", "tm", "subjectprefix", "mb")),
                 new Domain("licences", words("noun", "licence", "nouns", "licences", "verb", "assign",
                         "verbs", "assigns", "past", "assigned", "container", "tenant", "subject", "holder",
                         "keystem", "{{purchase|order}}", "keysuffix", "{{id|ref}}", "field", "plan",
