@@ -1,6 +1,7 @@
 package dev.idempotent.docs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -180,6 +181,59 @@ class HandoutPacketTest {
         Run number = cli("fetch-client", "7", temp.resolve("n7").toString());
         assertEquals(0, number.code());
         assertTrue(number.err().contains("never hand it out"), number.err());
+    }
+
+    @Test
+    void aSecretUnderSixteenBytesIsRefusedWithAWayToMakeOne() throws IOException {
+        Path shortSecret = Files.writeString(temp.resolve("short.txt"), "fifteen bytes!!\n");
+        Run refused = cli("seat-grant", "--secret-file", shortSecret.toString(), temp.resolve("short").toString());
+        assertEquals(2, refused.code());
+        assertTrue(refused.err().contains("15 bytes") && refused.err().contains("/dev/urandom"), refused.err());
+        assertFalse(Files.exists(temp.resolve("short")), "nothing is written");
+
+        Path enough = Files.writeString(temp.resolve("enough.txt"), "sixteen bytes!!!\n");
+        assertEquals(0, cli("seat-grant", "--secret-file", enough.toString(), temp.resolve("enough").toString()).code());
+    }
+
+    @Test
+    void theInterviewerPicksADomainFromTheListedOnes() throws IOException {
+        for (String packet : List.of("seat-grant", "fetch-client")) {
+            Run listed = cli(packet, "--list-domains");
+            assertEquals(0, listed.code(), listed.err());
+            List<String> ids = PacketVariant.Spec.of(packet).domains().stream().map(PacketVariant.Domain::id).toList();
+            assertEquals(ids, listed.out().lines().toList());
+        }
+        assertFalse(cli("seat-grant", "--list-domains").out().lines().anyMatch(d -> d.equals("seats")),
+                "the packet's own domain is not offered");
+
+        Path secret = Files.writeString(temp.resolve("pick.txt"), "a round whose domain we chose");
+        for (String domain : List.of("licences", "refunds", "vouchers")) {
+            Path out = temp.resolve("pick-" + domain);
+            Run picked = cli("seat-grant", "--secret-file", secret.toString(), out.toString(), "--domain", domain);
+            assertEquals(0, picked.code(), picked.err());
+            assertTrue(picked.out().contains("(domain: " + domain + ")"), picked.out());
+            assertEquals(PacketVariant.generate(ProjectRoot.get(), "seat-grant",
+                    "a round whose domain we chose".getBytes(StandardCharsets.UTF_8), domain).handout(),
+                    PacketVariant.readTree(out.resolve("handout")));
+        }
+        Run own = cli("seat-grant", "--secret-file", secret.toString(), temp.resolve("own").toString(), "--domain", "seats");
+        assertEquals(2, own.code());
+        assertTrue(own.err().contains("--list-domains"), own.err());
+        assertFalse(Files.exists(temp.resolve("own")));
+    }
+
+    /** The packet's own vocabulary would lead a search back to it, so no secret draws it. */
+    @Test
+    void noSecretDrawsThePacketsOwnDomain() {
+        Pattern own = Pattern.compile("(?i)seat");
+        for (int i = 0; i < 40; i++) {
+            Handout handout = PacketVariant.generate(ProjectRoot.get(), "seat-grant",
+                    ("own domain probe " + i).getBytes(StandardCharsets.UTF_8), null);
+            handout.handout().forEach((path, text) -> {
+                assertFalse(own.matcher(path).find(), path);
+                assertFalse(own.matcher(text).find(), handout.domain() + ": " + path + " speaks of seats");
+            });
+        }
     }
 
     @Test

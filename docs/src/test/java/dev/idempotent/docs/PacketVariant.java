@@ -34,7 +34,7 @@ import java.util.stream.Stream;
  * <p>Run it from the project root with the JDK's source launcher (it depends on nothing but the JDK):
  * <pre>{@code java docs/src/test/java/dev/idempotent/docs/PacketVariant.java seat-grant --secret-file ~/round-7.txt /tmp/round-7}</pre>
  * The secret is any text file the interviewer keeps; the same secret (and the same version of this project)
- * gives the same handout. It picks the domain (for seat-grant: seats, licences, refunds or vouchers, each with
+ * gives the same handout. It picks the domain (for seat-grant: licences, refunds or vouchers, each with
  * its own event, endpoint, body fields and log words; for fetch-client: one of several resources behind the same
  * 429/503 rule), every name, and every wording. The statuses a packet is about never change.
  *
