@@ -345,6 +345,11 @@ public final class PacketVariant {
     /**
      * Text with choices and slots: {@code {{a|b|c}}} becomes one of its options (drawn from the secret, in
      * order of appearance), {@code ${name}} the value of a slot. Options do not nest.
+     *
+     * <p>Grammatical number: an option ending in {@code #sg} or {@code #pl} is a subject that sets the number
+     * ({@code {{Messages#pl|The message#sg}}}); an option ending in {@code @sg} or {@code @pl} is a verb form
+     * that agrees with it ({@code {{come from@pl|comes from@sg}}}). A choice after a subject draws only among
+     * its options of that number (and its unmarked ones), so every expansion agrees.
      */
     record Template(List<Part> parts) {
 
@@ -356,11 +361,27 @@ public final class PacketVariant {
         record Text(String text) implements Part {
         }
 
-        /** One of several options (slots still to fill). */
-        record Choice(List<String> options) implements Part {
+        /**
+         * One of several options (slots still to fill), each with its number mark: {@code "#sg"}, {@code "#pl"}
+         * (sets the number), {@code "@sg"}, {@code "@pl"} (agrees with it) or {@code ""} (neither).
+         */
+        record Choice(List<String> options, List<String> marks) implements Part {
+
+            /** Whether option {@code i} may follow a subject of {@code number} (null: no subject yet). */
+            boolean agrees(int i, String number) {
+                String mark = marks.get(i);
+                return number == null || !mark.startsWith("@") || mark.substring(1).equals(number);
+            }
+
+            /** The number option {@code i} sets, or {@code current} when it sets none. */
+            String sets(int i, String current) {
+                String mark = marks.get(i);
+                return mark.startsWith("#") ? mark.substring(1) : current;
+            }
         }
 
         static final Pattern SLOT = Pattern.compile("\\$\\{([A-Za-z][A-Za-z0-9]*)}");
+        private static final Pattern MARK = Pattern.compile("[#@](sg|pl)$");
 
         static Template parse(String source) {
             List<Part> parts = new ArrayList<>();
@@ -378,7 +399,15 @@ public final class PacketVariant {
                 if (open > i) {
                     parts.add(new Text(source.substring(i, open)));
                 }
-                parts.add(new Choice(List.of(source.substring(open + 2, close).split("\\|", -1))));
+                List<String> options = new ArrayList<>();
+                List<String> marks = new ArrayList<>();
+                for (String option : source.substring(open + 2, close).split("\\|", -1)) {
+                    Matcher mark = MARK.matcher(option);
+                    boolean marked = mark.find();
+                    options.add(marked ? option.substring(0, mark.start()) : option);
+                    marks.add(marked ? mark.group() : "");
+                }
+                parts.add(new Choice(List.copyOf(options), List.copyOf(marks)));
                 i = close + 2;
             }
             return new Template(List.copyOf(parts));
@@ -386,9 +415,22 @@ public final class PacketVariant {
 
         String expand(Draw draw, Function<String, String> slots) {
             StringBuilder out = new StringBuilder();
+            String number = null;
             for (Part part : parts) {
-                String text = part instanceof Choice choice ? choice.options().get(draw.next(choice.options().size()))
-                        : ((Text) part).text();
+                String text;
+                if (part instanceof Choice choice) {
+                    List<Integer> fitting = new ArrayList<>();
+                    for (int i = 0; i < choice.options().size(); i++) {
+                        if (choice.agrees(i, number)) {
+                            fitting.add(i);
+                        }
+                    }
+                    int drawn = fitting.get(draw.next(fitting.size()));
+                    number = choice.sets(drawn, number);
+                    text = choice.options().get(drawn);
+                } else {
+                    text = ((Text) part).text();
+                }
                 out.append(fill(text, slots));
             }
             return out.toString();
@@ -1767,9 +1809,9 @@ public final class PacketVariant {
             no|ended without a}} {{JSON object|JSON map}}.
 
             <p>{{Checked|A checked exception}} {{on purpose|by design}}: {{callers decide|each caller decides}} what \
-            {{failing|a failure}} {{means|means to them}}. {{Messages|The message}} {{come from|is picked from}} {{a \
-            short|a small}} {{list|set}} of {{phrases|fixed texts}} {{and|that}} never {{hold|carry}} {{the URL|a \
-            URL}}{{; nothing|. Nothing}} {{from the JDK|the JDK threw}} {{is kept|stays attached}} as {{the|a}} \
+            {{failing|a failure}} {{means|means to them}}. {{Messages#pl|The message#sg}} {{come from@pl|comes \
+            from@sg|are picked from@pl|is picked from@sg}} {{a short|a small}} {{list|set}} of {{phrases|fixed texts}} \
+            {{that|which}} never {{hold|carry}} {{the URL|a URL}}{{; nothing|. Nothing}} {{from the JDK|the JDK threw}} {{is kept|stays attached}} as {{the|a}} \
             cause{{, because|:}} {{such messages|JDK messages}} {{might|sometimes}} {{name|spell out}} {{a host|the \
             host}} {{or|or even}} {{a|the}} {{URI|full URI}}. {{Immutable|Never modified}}{{, so|; hence}} \
             {{safe|fine}} {{to share|to pass}} {{across|between}} threads.""";
@@ -1796,11 +1838,11 @@ public final class PacketVariant {
     private static final String FC_SLEEPER = """
             /** {{The client|Our client}} {{pauses|waits}} {{through|via}} this {{seam|hook}}{{, letting|; it lets}} \
             tests {{note|capture}} {{each pause|every delay}} {{and skip|without}} {{the sleep|sleeping}}. {{Any \
-            implementation|Implementations}} {{has to|must}} be {{safe across threads|thread-safe}}. */""";
+            implementation#sg|Implementations#pl}} {{has to@sg|have to@pl|must}} be {{safe across threads|thread-safe}}. */""";
 
     private static final String FC_CONTRACT = """
             /** {{What stays fixed|The fixed contract}} {{of|about}} {@link ${clientclass}}: {{the surface|what}} \
-            {{callers|every caller}} {{build on|depend on}}.
+            {{callers#pl|every caller#sg}} {{build on@pl|builds on@sg|depend on@pl|depends on@sg}}.
 
             <p>{{Frozen|FROZEN}}: {{keep|preserve}} {{this file|it}} {{unchanged|as it is|byte for byte}}. \
             {{Needing|Wanting}} {{an edit|to edit it}} {{means|is a sign}} {{the contract|the API}} \
@@ -1818,8 +1860,8 @@ public final class PacketVariant {
             red|fails}} {{here|in this class}} {{rather than|instead of}} {{passing late|passing slowly}}. */""";
 
     private static final String FC_L1 = """
-            ${exceptionclass} {{is checked|stays checked}}{{:|,}} {{callers|every caller}} {{must|has to}} \
-            {{handle|decide about}} it""";
+            ${exceptionclass} {{is checked|stays checked}}{{:|,}} {{callers#pl|every caller#sg}} {{must|has to@sg|have \
+            to@pl}} {{handle|decide about}} it""";
 
     private static final String FC_L2 = """
             {{a wait|one pause}} {{between|in between}} {{every two|each two}} attempts""";
