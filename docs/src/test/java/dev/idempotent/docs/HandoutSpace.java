@@ -41,6 +41,11 @@ final class HandoutSpace {
         return new HandoutSpace(spec, domain);
     }
 
+    /** Every text {@code template} can expand to (number marks ignored, so a superset of what is written). */
+    Set<String> texts(Template template) {
+        return expansions(template);
+    }
+
     /** Every value a name slot can take, by slot, in the spec's order. */
     Map<String, Set<String>> names(Spec spec) {
         Map<String, Set<String>> out = new LinkedHashMap<>();

@@ -1463,7 +1463,7 @@ public final class PacketVariant {
                 name("capvar", "maxAttempts", Style.CAMEL, "{{attempt|try}} {{cap|budget|ceiling}}"),
                 name("waitvar", "backoffMs", Style.CAMEL, "{{pause|nap|sleep}} {{ms|millis}}"),
                 name("failcode", "grant_failed", Style.SNAKE, "${verb} {{refused|declined|denied}}"),
-                name("giveupcode", "exhausted_retries", Style.SNAKE, "{{attempts|tries}} {{used up|spent|gone}}"),
+                name("giveupcode", "exhausted_retries", Style.SNAKE, "{{attempts|tries}} {{spent|gone|depleted}}"),
                 name("runclass", "RunOnce", Style.PASCAL, "{{deliver|consume|handle}} {{once|one event|single}}"),
                 name("envvar", "SEATS_BASE_URL", Style.UPPER_SNAKE, "${nouns} {{api|service}} {{url|root|address}}"),
                 name("configcode", "NOT_CONFIGURED", Style.UPPER_SNAKE, "{{no|missing}} {{config|setup|settings}}"),
@@ -1491,9 +1491,16 @@ public final class PacketVariant {
                 "<groupId>dev.idempotent.exercise</groupId>", "<groupId>${groupid}</groupId>",
                 "<artifactId>seat-grant-starter</artifactId>", "<artifactId>${artifactid}</artifactId>",
                 "<name>seat-grant starter</name>", "<name>${pomname}</name>",
-                "<finalName>worker</finalName>", "<finalName>${jar}</finalName>");
+                "<finalName>worker</finalName>", "<finalName>${jar}</finalName>",
+                // A layout as distinctive as a sentence: composed anew, with the message, key-values and MDC kept.
+                "<pattern>%d{HH:mm:ss.SSS} %level %logger{0} - %msg %kvp %X%n</pattern>",
+                "<pattern>{{%date|%d}}{HH:mm:ss{{.SSS|}}} {{%-5level|%level|%p}} {{%c|%logger}}{0} {{:|>|-}} "
+                        + "{{%message|%m}} %kvp {{%mdc|%X}}%n</pattern>",
+                "<pattern>%level %logger{0} - %msg %kvp%n</pattern>",
+                "<pattern>{{%-5level|%level|%p}} {{%c|%logger}}{0} {{:|>|-}} {{%message|%m}} %kvp%n</pattern>");
         Map<String, Template> literals = templates(
-                "rejected: standard input held no readable seat.requested event", SG_LITERAL);
+                "rejected: standard input held no readable seat.requested event", SG_LITERAL,
+                "not done, deliver again: ", SG_REDELIVER);
         List<Anchor> anchors = List.of(
                 anchor(main + "AgentSeatGrantWorker.java", "^public class AgentSeatGrantWorker \\{$", SG_HEADER),
                 anchor(main + "AgentSeatGrantWorker.java", "^\\s+public interface Delay \\{$", SG_DELAY),
@@ -1561,7 +1568,12 @@ public final class PacketVariant {
                 "one wait between each pair of attempts", FC_L2,
                 "url must be an absolute http or https URL", FC_L3,
                 "response was not json", FC_L4,
-                "json root was not an object", FC_L5);
+                "json root was not an object", FC_L5,
+                "timeout must be positive", FC_L6,
+                "url is not a valid URI", FC_L7,
+                "found no classes next to ", FC_L8,
+                "the waits grow: ", FC_L9,
+                "no wait without a retry: ", FC_L10);
         List<Anchor> anchors = List.of(
                 anchor(main + "package-info.java", "^package ", FC_PACKAGE),
                 anchor(main + "FetchClient.java", "^public final class FetchClient \\{$", FC_CLIENT),
@@ -1870,10 +1882,32 @@ public final class PacketVariant {
             {{only|expected}} {{absolute|full}} {{http(s)|http or https}} {{URLs|addresses}}{{ work| are accepted}}""";
 
     private static final String FC_L4 = """
-            {{the body is not json|no json in the body|body is not json}}""";
+            {{payload|reply body}} {{is not|isn't|was not}} {{parseable|readable}} json""";
 
     private static final String FC_L5 = """
             {{json root|the json|json value}} {{is not|isn't}} an object""";
+
+    private static final String FC_L6 = """
+            {{a|the}} {{timeout|wait}} {{needs to be|should be|has to be}} {{over zero|above zero|more than zero}}""";
+
+    private static final String FC_L7 = """
+            {{address|url}} {{does not parse|cannot be parsed|will not parse}} as {{URI|a URI}}""";
+
+    private static final String FC_L8 = """
+            {{no classes|not one class}} {{found|seen|listed}} {{beside|alongside}} \
+            """;
+
+    private static final String FC_L9 = """
+            {{pauses|delays}} {{should|must}} {{increase|lengthen|get longer}}: \
+            """;
+
+    private static final String FC_L10 = """
+            {{no pause|no delay}} {{when|if}} {{nothing is retried|there is no retry|no retry happens}}: \
+            """;
+
+    private static final String SG_REDELIVER = """
+            {{delivery|event}} {{unfinished|incomplete}}{{,|;}} {{will redeliver|redeliver it|back to the bus}}: \
+            """;
 
     private static final String FC_SLEEP = """
             /** {{Pauses|Blocks}} for {@code delay}{{. Interrupting|; an interrupt}} {{the waiting thread|the \
