@@ -91,8 +91,11 @@ class HandoutGrammarTest {
             for (int i = 0; i < 10; i++) {
                 PacketVariant.Handout handout = PacketVariant.generate(ProjectRoot.get(), packet,
                         ("grammar " + domain.id() + " " + i).getBytes(StandardCharsets.UTF_8), domain.id());
-                handout.handout().forEach((path, text) -> disagreements(text).forEach(wrong ->
-                        problems.add(domain.id() + " " + path + ": \"" + wrong + "\"")));
+                handout.handout().forEach((path, text) -> {
+                    if (!SearchableStrings.isWrapper(path)) {
+                        disagreements(text).forEach(wrong -> problems.add(domain.id() + " " + path + ": \"" + wrong + "\""));
+                    }
+                });
             }
         }
         assertEquals(List.of(), problems.stream().distinct().limit(40).toList());

@@ -222,6 +222,26 @@ class HandoutPacketTest {
         assertFalse(Files.exists(temp.resolve("own")));
     }
 
+    /** A candidate needs a JDK only: the starter carries the wrapper, and the task says how to fetch once. */
+    @ParameterizedTest
+    @ValueSource(strings = {"seat-grant", "fetch-client"})
+    void theHandoutShipsTheMavenWrapperAndTheTaskSaysHowToFetchOnce(String packet) throws IOException {
+        Path out = temp.resolve("wrapped-" + packet);
+        Handout handout = PacketVariant.write(ProjectRoot.get(), packet,
+                ("a handout with its wrapper " + packet).getBytes(StandardCharsets.UTF_8), out);
+        for (String file : PacketVariant.WRAPPER) {
+            Path shipped = out.resolve("handout/starter").resolve(file);
+            assertTrue(FileTrees.sameBytes(ProjectRoot.get().resolve(file), shipped), file + " is the project's own");
+        }
+        assertTrue(Files.isExecutable(out.resolve("handout/starter/mvnw")), "mvnw keeps its executable bit");
+        String prompt = handout.handout().entrySet().stream().filter(e -> !e.getKey().startsWith("starter/"))
+                .map(Map.Entry::getValue).findFirst().orElseThrow();
+        assertTrue(prompt.contains("`./mvnw test`"), prompt);
+        Matcher once = Pattern.compile("`(\\./mvnw -[Bq] -DskipTests (clean )?package; \\./mvnw -[Bq] test)`").matcher(prompt);
+        assertTrue(once.find(), "the task gives the one line that fetches everything: " + prompt);
+        assertFalse(prompt.contains("`mvn "), "no Maven install is assumed: " + prompt);
+    }
+
     /** The packet's own vocabulary would lead a search back to it, so no secret draws it. */
     @Test
     void noSecretDrawsThePacketsOwnDomain() {

@@ -221,6 +221,10 @@ public final class PacketVariant {
         SortedMap<String, String> handout = new TreeMap<>();
         handout.put(lookup(slots, "promptfile"), prompt);
         handoutStarter.forEach((path, text) -> handout.put("starter/" + path, text));
+        // The project's own Maven wrapper, so a candidate needs a JDK and nothing else.
+        for (String file : WRAPPER) {
+            handout.put("starter/" + file, read(root.resolve(file)));
+        }
 
         SortedMap<String, String> interviewer = new TreeMap<>();
         SortedMap<String, String> reference = UnifiedDiff.parse(read(dir.resolve("reference.patch"))).applyTo(starter);
@@ -247,6 +251,9 @@ public final class PacketVariant {
         return new Handout(packet, chosen.id(), Collections.unmodifiableSortedMap(handout),
                 Collections.unmodifiableSortedMap(interviewer), mapping);
     }
+
+    /** The Maven wrapper's files, copied from the project root into every handout's starter. */
+    static final List<String> WRAPPER = List.of("mvnw", "mvnw.cmd", ".mvn/wrapper/maven-wrapper.properties");
 
     /** The interviewer's copy of the handed-out tests and pom (fenced packets only), relative to interviewer/. */
     static final String FROZEN = "handed-out";
@@ -959,6 +966,9 @@ public final class PacketVariant {
                 Path target = dir.resolve(e.getKey());
                 Files.createDirectories(target.getParent());
                 Files.writeString(target, e.getValue(), StandardCharsets.UTF_8);
+                if (target.getFileName().toString().equals("mvnw") && !target.toFile().setExecutable(true, false)) {
+                    throw new IOException("could not make " + target + " executable");
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -1507,7 +1517,7 @@ public final class PacketVariant {
                 anchor(main + "RunOnce.java", "^public final class RunOnce \\{$", SG_RUNONCE),
                 anchor(test + "AgentSeatGrantWorkerSmokeTest.java", "^class AgentSeatGrantWorkerSmokeTest \\{$", SG_SMOKE),
                 anchor("pom.xml", "<project ", POM_DOC));
-        return new Spec("seat-grant", "key-tests", domains, words("company", "{{" + COMPANY + "}}"), names,
+        return new Spec("seat-grant", "key-tests", domains, words("company", "{{" + COMPANY + "}}", "fetchonce", FETCH_ONCE), names,
                 Set.of("baseUrl"), elements, literals, anchors, Template.parse(SG_PROMPT));
     }
 
@@ -1588,7 +1598,7 @@ public final class PacketVariant {
                 anchor(test + "FetchClientContractTest.java", "^class FetchClientContractTest \\{$", FC_CONTRACT),
                 anchor(test + "FetchClientRetryTest.java", "^class FetchClientRetryTest \\{$", FC_RETRY),
                 anchor("pom.xml", "<project ", POM_DOC));
-        return new Spec("fetch-client", "interviewer-tests", domains, words("company", "{{" + COMPANY + "}}"), names,
+        return new Spec("fetch-client", "interviewer-tests", domains, words("company", "{{" + COMPANY + "}}", "fetchonce", FETCH_ONCE), names,
                 Set.of(), elements, literals, anchors, Template.parse(FC_PROMPT));
     }
 
@@ -1657,8 +1667,9 @@ public final class PacketVariant {
 
             ## {{Project|Starter}}
 
-            {{A bare Maven build|Plain Maven}}, {{no parent pom|parentless}}: {{run|use}} `mvn test` {{in|inside}} \
-            `starter/`.
+            {{A bare Maven build|Plain Maven}}, {{no parent pom|parentless}}{{, with|, and}} {{its own|a}} Maven \
+            wrapper: {{run|use}} `./mvnw test` {{in|inside}} `starter/` (JDK 17 {{or newer|or later}}{{, no Maven \
+            install needed|; no Maven to install}}). ${fetchonce}
 
             `${smoketest}` {{shows|demonstrates}} {{how to|a way to}} {{fake|stub}} the ${noun} API {{in \
             WireMock|using WireMock}} on {{localhost|127.0.0.1}}, {{and|and how}} to {{pass|give}} {{it|the worker}} \
@@ -1725,8 +1736,10 @@ public final class PacketVariant {
 
             {{We need|Please write}} a {{patch|small patch}} {{to|for}} `${pkg}.${clientclass}`, a {{small|little}} \
             {{HTTP helper|Java helper}} {{in use|already used}} {{today|in production}}. {{It lives|It sits}} in \
-            {{the|a}} Maven project {{in|under}} `starter/`. {{In it,|There,}} `mvn test` {{runs tests|builds}} \
-            {{on|with}} {{JDK 17|Java 17}} {{or newer|or later}}.
+            {{the|a}} Maven project {{in|under}} `starter/`{{, with|, and}} {{its own|a}} Maven wrapper. {{In it,|There,}} \
+            `./mvnw test` {{runs tests|builds}} {{on|with}} {{JDK 17|Java 17}} {{or newer|or later}}{{, no Maven \
+            install needed|; no Maven to install}}. ${fetchonce} {{The second command|Its last step}} {{ends red|fails}} \
+            {{until|before}} {{your fix|the fix}}{{: that|;}} {{is expected|is the point}}.
 
             {{Lately|This week|Recently}}, ${partner} {{began|has begun}} {{replying to|answering}} {{a share \
             of|part of}} {{its calls|the calls}} with 429 {{or|and}} 503. {{Code calling|Whoever calls}} `${method}` \
@@ -1912,6 +1925,13 @@ public final class PacketVariant {
     private static final String FC_SLEEP = """
             /** {{Pauses|Blocks}} for {@code delay}{{. Interrupting|; an interrupt}} {{the waiting thread|the \
             caller}} {{throws|raises}} {@link InterruptedException}. */""";
+
+    /** The task's one line that fetches, while online, everything a later offline run ({@code -o}) needs. */
+    private static final String FETCH_ONCE = """
+            {{Once, while online|Before you go offline|With network access, once}}, {{run|type}} `./mvnw {{-B|-q}} \
+            -DskipTests {{clean package|package}}; ./mvnw {{-B|-q}} test` {{there|in it}}{{: it fetches|; it \
+            downloads}} {{Maven and|Maven plus}} {{everything|every plugin and library}} {{a later|any later}} \
+            {{offline run|run with -o}} {{needs|uses}}.""";
 
     /** Company words for packages and group ids: plain English words, never a name by themselves. */
     private static final String COMPANY = "harbor|lumen|juniper|copper|meadow|quarry|birch|cobalt|saffron|tundra|willow|granite";

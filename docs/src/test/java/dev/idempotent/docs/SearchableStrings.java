@@ -126,13 +126,25 @@ final class SearchableStrings {
         return new SearchableStrings(Platform.of(javaSources));
     }
 
-    /** Every searchable string of a whole handout (relative path to text), in file order. */
+    /**
+     * Every searchable string of a whole handout (relative path to text), in file order. The Maven wrapper's own
+     * files are left out: they are the same in millions of projects, so a search for them leads nowhere.
+     */
     static List<Found> ofHandout(Map<String, String> files) {
         SearchableStrings strings = forSources(files.entrySet().stream()
                 .filter(e -> e.getKey().endsWith(".java")).map(Map.Entry::getValue).toList());
         List<Found> found = new ArrayList<>();
-        files.forEach((path, text) -> found.addAll(strings.of(path, text)));
+        files.forEach((path, text) -> {
+            if (!isWrapper(path)) {
+                found.addAll(strings.of(path, text));
+            }
+        });
         return found;
+    }
+
+    /** Whether {@code path} is one of the Maven wrapper's own files, in whatever folder. */
+    static boolean isWrapper(String path) {
+        return PacketVariant.WRAPPER.stream().anyMatch(file -> path.equals(file) || path.endsWith("/" + file));
     }
 
     /** Every searchable string of one file, its path included. */
