@@ -1668,8 +1668,8 @@ public final class PacketVariant {
             ## {{Project|Starter}}
 
             {{A bare Maven build|Plain Maven}}, {{no parent pom|parentless}}{{, with|, and}} {{its own|a}} Maven \
-            wrapper: {{run|use}} `./mvnw test` {{in|inside}} `starter/` (JDK 17 {{or newer|or later}}{{, no Maven \
-            install needed|; no Maven to install}}). ${fetchonce}
+            wrapper: {{run|use}} `./mvnw test` {{in|inside}} `starter/` ({{JDK 17|Java 17}} {{or newer|or later}}{{; no|, \
+            no}} {{Maven install needed|Maven to install}}). ${fetchonce}
 
             `${smoketest}` {{shows|demonstrates}} {{how to|a way to}} {{fake|stub}} the ${noun} API {{in \
             WireMock|using WireMock}} on {{localhost|127.0.0.1}}, {{and|and how}} to {{pass|give}} {{it|the worker}} \
@@ -1681,7 +1681,7 @@ public final class PacketVariant {
             {{would|might}}: {{one event|an event}} {{per line|on one line}}, {{in JSON|as JSON}}, on {{standard \
             input|stdin}}, {{the base URL|its API root}} in `${envvar}`, and {{an exit status|a status}} {{the bus \
             reads|for the bus}} (0 {{acks|acknowledges}}, 3 {{rejects|dead-letters}}, {{any other|anything else}} \
-            {{redelivers|asks again}}). {{Build|Package}} it {{with|using}} `mvn -DskipTests package` {{into|as}} \
+            {{redelivers|asks again}}). {{Build|Package}} it {{with|using}} `./mvnw -DskipTests package` {{into|as}} \
             `target/${jar}.jar`. {{You need not|No need to}} {{use it|run it}} {{for the review|to review}}; \
             {{later|afterwards}}, {{we may|we might}} {{try|exercise}} your {{fix|patch}} {{with it|through it}}.
 
@@ -1711,7 +1711,7 @@ public final class PacketVariant {
             else|Any other code}}: {{not done|unfinished}}{{, deliver again|; redeliver}} ({{1|exit 1}} {{when|if}} \
             the worker threw, {{2|exit 2}} {{when|if}} {@code ${envvar}} is {{missing|unset}}).
 
-            <p>{{Build|Package}} {{the jar|an executable jar}} {{with|using}} mvn -DskipTests package{{, then|; \
+            <p>{{Build|Package}} {{the jar|an executable jar}} {{with|using}} ./mvnw -DskipTests package{{, then|; \
             then}} {{pipe|feed}} {{one event|an event}} {{into|to}} {@code java -jar target/${jar}.jar} \
             {{with|having}} {@code ${envvar}} set. {{Log lines go|Its log goes}} {{to|onto}} {{stdout|standard \
             output}}. {{Change|Edit}} {{this class|it}} {{too|as well}} {{if you like|if needed}}.""";
@@ -1737,8 +1737,8 @@ public final class PacketVariant {
             {{We need|Please write}} a {{patch|small patch}} {{to|for}} `${pkg}.${clientclass}`, a {{small|little}} \
             {{HTTP helper|Java helper}} {{in use|already used}} {{today|in production}}. {{It lives|It sits}} in \
             {{the|a}} Maven project {{in|under}} `starter/`{{, with|, and}} {{its own|a}} Maven wrapper. {{In it,|There,}} \
-            `./mvnw test` {{runs tests|builds}} {{on|with}} {{JDK 17|Java 17}} {{or newer|or later}}{{, no Maven \
-            install needed|; no Maven to install}}. ${fetchonce} {{The second command|Its last step}} {{ends red|fails}} \
+            `./mvnw test` {{runs tests|builds}} {{on|with}} {{JDK 17|Java 17}} {{or newer|or later}}{{; no|, no}} \
+            {{Maven install needed|Maven to install}}. ${fetchonce} {{The second command|Its last step}} {{ends red|fails}} \
             {{until|before}} {{your fix|the fix}}{{: that|;}} {{is expected|is the point}}.
 
             {{Lately|This week|Recently}}, ${partner} {{began|has begun}} {{replying to|answering}} {{a share \
@@ -1929,8 +1929,8 @@ public final class PacketVariant {
     /** The task's one line that fetches, while online, everything a later offline run ({@code -o}) needs. */
     private static final String FETCH_ONCE = """
             {{Once, while online|Before you go offline|With network access, once}}, {{run|type}} `./mvnw {{-B|-q}} \
-            -DskipTests {{clean package|package}}; ./mvnw {{-B|-q}} test` {{there|in it}}{{: it fetches|; it \
-            downloads}} {{Maven and|Maven plus}} {{everything|every plugin and library}} {{a later|any later}} \
+            -DskipTests {{clean package|package}}; ./mvnw {{-B|-q}} test` {{in it|there}}{{: it fetches|; it \
+            downloads}} {{Maven and|Maven plus}} {{everything|each plugin and library}} {{later|any later}} \
             {{offline run|run with -o}} {{needs|uses}}.""";
 
     /** Company words for packages and group ids: plain English words, never a name by themselves. */
