@@ -1930,8 +1930,8 @@ public final class PacketVariant {
     private static final String FETCH_ONCE = """
             {{Once, while online|Before you go offline|With network access, once}}, {{run|type}} `./mvnw {{-B|-q}} \
             -DskipTests {{clean package|package}}; ./mvnw {{-B|-q}} test` {{in it|there}}{{: it fetches|; it \
-            downloads}} {{Maven and|Maven plus}} {{everything|each plugin and library}} {{later|any later}} \
-            {{offline run|run with -o}} {{needs|uses}}.""";
+            downloads}} {{Maven plus|Maven and}} {{each|every}} {{plugin and library|library and plugin}} {{that \
+            later|which later}} {{runs with -o|offline runs}} {{need|use}}.""";
 
     /** Company words for packages and group ids: plain English words, never a name by themselves. */
     private static final String COMPANY = "harbor|lumen|juniper|copper|meadow|quarry|birch|cobalt|saffron|tundra|willow|granite";
