@@ -5,8 +5,8 @@
 #
 # usage: docs/packets/fetch-client/score.sh CANDIDATE_STARTER_DIR [PACKET_DIR]
 #   CANDIDATE_STARTER_DIR  the starter folder with the candidate's patch applied
-#   PACKET_DIR             where that starter came from: this folder (the default), or the folder PacketVariant
-#                          wrote for a handout (the one holding handout/ and interviewer/)
+#   PACKET_DIR             where that starter came from: this folder (the default), or a handout's interviewer/
+#                          folder (or the folder PacketVariant wrote, which holds it); interviewer/ alone is enough
 #
 # Only a frozen test that was changed or deleted breaks the fence; a test file the candidate added is listed for
 # you to read (a new test of the asked behaviour is welcome). Exit 0 when the fence held and every test passed,
@@ -24,9 +24,11 @@ if [ ! -x "$root/mvnw" ]; then
 fi
 candidate="${1:?usage: score.sh CANDIDATE_STARTER_DIR [PACKET_DIR]}"
 packet="${2:-$here}"
-if [ -d "$packet/interviewer" ]; then
-  starter="$packet/handout/starter"
-  tests="$packet/interviewer/interviewer-tests"
+[ -d "$packet/interviewer" ] && packet="$packet/interviewer"
+if [ -f "$packet/mapping.tsv" ]; then
+  # A handout's interviewer/ folder: its copy of the frozen tests and pom as handed out is the fence.
+  starter="$packet/handed-out"
+  tests="$packet/interviewer-tests"
 else
   starter="$packet/starter"
   tests="$packet/interviewer-tests"

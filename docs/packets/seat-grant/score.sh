@@ -5,8 +5,8 @@
 #
 # usage: docs/packets/seat-grant/score.sh CANDIDATE_STARTER_DIR [PACKET_DIR]
 #   CANDIDATE_STARTER_DIR  the starter folder with the candidate's patch applied
-#   PACKET_DIR             where that starter came from: this folder (the default), or the folder PacketVariant
-#                          wrote for a handout (the one holding handout/ and interviewer/)
+#   PACKET_DIR             where that starter came from: this folder (the default), or a handout's interviewer/
+#                          folder (or the folder PacketVariant wrote, which holds it); interviewer/ alone is enough
 #
 # The key tests are evidence for the rubric; grade's rows are questions for the debrief, never points, so its
 # result does not change this script's exit code: 0 when every key test passed, 1 when some are red, 2 when it
@@ -25,9 +25,10 @@ if [ ! -x "$root/mvnw" ]; then
 fi
 candidate="${1:?usage: score.sh CANDIDATE_STARTER_DIR [PACKET_DIR]}"
 packet="${2:-$here}"
-if [ -d "$packet/interviewer" ]; then
-  keytests="$packet/interviewer/key-tests"
-  mapping="$packet/interviewer/mapping.tsv"
+[ -d "$packet/interviewer" ] && packet="$packet/interviewer"
+if [ -f "$packet/mapping.tsv" ]; then
+  keytests="$packet/key-tests"
+  mapping="$packet/mapping.tsv"
 else
   keytests="$packet/key-tests"
   mapping=""

@@ -125,6 +125,38 @@ class HandoutLeakTest {
         assertEquals(List.of(), problems.stream().limit(40).toList());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"seat-grant", "fetch-client"})
+    void noMessageOrLogPatternAnySecretCanWriteIsInTheRepositoryOrTheSeeds(String packet) {
+        Spec spec = Spec.of(packet);
+        SearchableStrings strings = SearchableStrings.forSources(canonicalSources(packet));
+        Map<String, Template> whole = new LinkedHashMap<>();
+        spec.literals().forEach((literal, template) -> whole.put("the wording of \"" + literal + "\"", template));
+        spec.elements().forEach((element, template) -> {
+            if (element.startsWith("<pattern>")) {
+                whole.put("the log pattern for " + element, Template.parse(template));
+            }
+        });
+        List<String> problems = new ArrayList<>();
+        int literals = 0;
+        for (Domain domain : spec.domains()) {
+            HandoutSpace space = HandoutSpace.of(spec, domain);
+            for (Map.Entry<String, Template> template : whole.entrySet()) {
+                for (String text : space.texts(template.getValue())) {
+                    String content = text.replaceAll("^<pattern>|</pattern>$", "");
+                    if (!text.startsWith("<pattern>") && !strings.wholeLiteralCounts(content)) {
+                        continue;
+                    }
+                    literals++;
+                    repository.whereIs(new Found(template.getKey(), Kind.LITERAL, content)).ifPresent(where ->
+                            problems.add(domain.id() + ", " + template.getKey() + ": \"" + content + "\" is in " + where));
+                }
+            }
+        }
+        assertTrue(literals > 100, "the enumeration covers the messages: " + literals);
+        assertEquals(List.of(), problems.stream().limit(40).toList());
+    }
+
     /** The check is not vacuous: a packet's starter, read as a handout, is found everywhere. */
     @ParameterizedTest
     @ValueSource(strings = {"seat-grant", "fetch-client"})
@@ -137,6 +169,11 @@ class HandoutLeakTest {
             assertTrue(found.stream().anyMatch(f -> f.contains(" " + name + " ")), name + " is found: " + found);
         }
         assertTrue(found.stream().anyMatch(f -> f.contains("six words")), "a comment's prose is found: " + found);
+        String literal = packet.equals("seat-grant") ? "LITERAL not done, deliver again: " : "LITERAL the waits grow: ";
+        assertTrue(found.stream().anyMatch(f -> f.contains(literal)), "a short message is found: " + found);
+        if (packet.equals("seat-grant")) {
+            assertTrue(found.stream().anyMatch(f -> f.contains("logback.xml: LITERAL %")), "a log pattern is found: " + found);
+        }
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.idempotent.docs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -136,6 +137,8 @@ class HandoutPacketTest {
             PacketVariant.writeTree(out.resolve("in"), handout.handout());
             PacketVariant.translateBack(handout.mapping(), out.resolve("in/starter"), out.resolve("back"));
             SortedMap<String, String> back = PacketVariant.readTree(out.resolve("back"));
+            // The wrapper is the project's, added to every handout; it has no packet names to translate.
+            PacketVariant.WRAPPER.forEach(file -> assertEquals(handout.handout().get("starter/" + file), back.remove(file), file));
             assertEquals(expected.keySet(), back.keySet(), domain.id());
             expected.forEach((path, text) -> {
                 if (path.endsWith(".java")) {
@@ -180,6 +183,79 @@ class HandoutPacketTest {
         Run number = cli("fetch-client", "7", temp.resolve("n7").toString());
         assertEquals(0, number.code());
         assertTrue(number.err().contains("never hand it out"), number.err());
+    }
+
+    @Test
+    void aSecretUnderSixteenBytesIsRefusedWithAWayToMakeOne() throws IOException {
+        Path shortSecret = Files.writeString(temp.resolve("short.txt"), "fifteen bytes!!\n");
+        Run refused = cli("seat-grant", "--secret-file", shortSecret.toString(), temp.resolve("short").toString());
+        assertEquals(2, refused.code());
+        assertTrue(refused.err().contains("15 bytes") && refused.err().contains("/dev/urandom"), refused.err());
+        assertFalse(Files.exists(temp.resolve("short")), "nothing is written");
+
+        Path enough = Files.writeString(temp.resolve("enough.txt"), "sixteen bytes!!!\n");
+        assertEquals(0, cli("seat-grant", "--secret-file", enough.toString(), temp.resolve("enough").toString()).code());
+    }
+
+    @Test
+    void theInterviewerPicksADomainFromTheListedOnes() throws IOException {
+        for (String packet : List.of("seat-grant", "fetch-client")) {
+            Run listed = cli(packet, "--list-domains");
+            assertEquals(0, listed.code(), listed.err());
+            List<String> ids = PacketVariant.Spec.of(packet).domains().stream().map(PacketVariant.Domain::id).toList();
+            assertEquals(ids, listed.out().lines().toList());
+        }
+        assertFalse(cli("seat-grant", "--list-domains").out().lines().anyMatch(d -> d.equals("seats")),
+                "the packet's own domain is not offered");
+
+        Path secret = Files.writeString(temp.resolve("pick.txt"), "a round whose domain we chose");
+        for (String domain : List.of("licences", "refunds", "vouchers")) {
+            Path out = temp.resolve("pick-" + domain);
+            Run picked = cli("seat-grant", "--secret-file", secret.toString(), out.toString(), "--domain", domain);
+            assertEquals(0, picked.code(), picked.err());
+            assertTrue(picked.out().contains("(domain: " + domain + ")"), picked.out());
+            assertEquals(PacketVariant.generate(ProjectRoot.get(), "seat-grant",
+                    "a round whose domain we chose".getBytes(StandardCharsets.UTF_8), domain).handout(),
+                    PacketVariant.readTree(out.resolve("handout")));
+        }
+        Run own = cli("seat-grant", "--secret-file", secret.toString(), temp.resolve("own").toString(), "--domain", "seats");
+        assertEquals(2, own.code());
+        assertTrue(own.err().contains("--list-domains"), own.err());
+        assertFalse(Files.exists(temp.resolve("own")));
+    }
+
+    /** A candidate needs a JDK only: the starter carries the wrapper, and the task says how to fetch once. */
+    @ParameterizedTest
+    @ValueSource(strings = {"seat-grant", "fetch-client"})
+    void theHandoutShipsTheMavenWrapperAndTheTaskSaysHowToFetchOnce(String packet) throws IOException {
+        Path out = temp.resolve("wrapped-" + packet);
+        Handout handout = PacketVariant.write(ProjectRoot.get(), packet,
+                ("a handout with its wrapper " + packet).getBytes(StandardCharsets.UTF_8), out);
+        for (String file : PacketVariant.WRAPPER) {
+            Path shipped = out.resolve("handout/starter").resolve(file);
+            assertTrue(FileTrees.sameBytes(ProjectRoot.get().resolve(file), shipped), file + " is the project's own");
+        }
+        assertTrue(Files.isExecutable(out.resolve("handout/starter/mvnw")), "mvnw keeps its executable bit");
+        String prompt = handout.handout().entrySet().stream().filter(e -> !e.getKey().startsWith("starter/"))
+                .map(Map.Entry::getValue).findFirst().orElseThrow();
+        assertTrue(prompt.contains("`./mvnw test`"), prompt);
+        Matcher once = Pattern.compile("`(\\./mvnw -[Bq] -DskipTests (clean )?package; \\./mvnw -[Bq] test)`").matcher(prompt);
+        assertTrue(once.find(), "the task gives the one line that fetches everything: " + prompt);
+        assertFalse(prompt.contains("`mvn "), "no Maven install is assumed: " + prompt);
+    }
+
+    /** The packet's own vocabulary would lead a search back to it, so no secret draws it. */
+    @Test
+    void noSecretDrawsThePacketsOwnDomain() {
+        Pattern own = Pattern.compile("(?i)seat");
+        for (int i = 0; i < 40; i++) {
+            Handout handout = PacketVariant.generate(ProjectRoot.get(), "seat-grant",
+                    ("own domain probe " + i).getBytes(StandardCharsets.UTF_8), null);
+            handout.handout().forEach((path, text) -> {
+                assertFalse(own.matcher(path).find(), path);
+                assertFalse(own.matcher(text).find(), handout.domain() + ": " + path + " speaks of seats");
+            });
+        }
     }
 
     @Test

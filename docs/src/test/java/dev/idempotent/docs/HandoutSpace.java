@@ -41,6 +41,11 @@ final class HandoutSpace {
         return new HandoutSpace(spec, domain);
     }
 
+    /** Every text {@code template} can expand to (number marks ignored, so a superset of what is written). */
+    Set<String> texts(Template template) {
+        return expansions(template);
+    }
+
     /** Every value a name slot can take, by slot, in the spec's order. */
     Map<String, Set<String>> names(Spec spec) {
         Map<String, Set<String>> out = new LinkedHashMap<>();
@@ -48,15 +53,31 @@ final class HandoutSpace {
         return out;
     }
 
-    /** Every run of {@code length} words any expansion of {@code template} contains, lower case, space-separated. */
+    /** One way to fill a position of a template: its words, and its number mark (see {@link Template}). */
+    private record Alternative(List<String> words, String mark) {
+
+        boolean agrees(String number) {
+            return number == null || !mark.startsWith("@") || mark.substring(1).equals(number);
+        }
+
+        String sets(String number) {
+            return mark.startsWith("#") ? mark.substring(1) : number;
+        }
+    }
+
+    /**
+     * Every run of {@code length} words any expansion of {@code template} contains, lower case, space-separated.
+     * A verb form that disagrees with a subject inside the same run is left out, as the generator never writes
+     * it; one whose subject lies before the run is kept (a superset, which is the safe side for a leak check).
+     */
     Set<String> runs(Template template, int length) {
-        List<List<List<String>>> positions = new ArrayList<>();
+        List<List<Alternative>> positions = new ArrayList<>();
         for (Template.Part part : template.parts()) {
             if (part instanceof Template.Choice choice) {
-                List<List<String>> alternatives = new ArrayList<>();
-                for (String option : choice.options()) {
-                    for (String filled : fill(option)) {
-                        alternatives.add(words(filled));
+                List<Alternative> alternatives = new ArrayList<>();
+                for (int i = 0; i < choice.options().size(); i++) {
+                    for (String filled : fill(choice.options().get(i))) {
+                        alternatives.add(new Alternative(words(filled), choice.marks().get(i)));
                     }
                 }
                 positions.add(alternatives);
@@ -65,30 +86,32 @@ final class HandoutSpace {
                 Matcher slot = Template.SLOT.matcher(text);
                 int at = 0;
                 while (slot.find()) {
-                    words(text.substring(at, slot.start())).forEach(w -> positions.add(List.of(List.of(w))));
-                    List<List<String>> alternatives = new ArrayList<>();
+                    words(text.substring(at, slot.start())).forEach(w -> positions.add(List.of(new Alternative(List.of(w), ""))));
+                    List<Alternative> alternatives = new ArrayList<>();
                     for (String value : values(slot.group(1))) {
-                        alternatives.add(words(value));
+                        alternatives.add(new Alternative(words(value), ""));
                     }
                     positions.add(alternatives);
                     at = slot.end();
                 }
-                words(text.substring(at)).forEach(w -> positions.add(List.of(List.of(w))));
+                words(text.substring(at)).forEach(w -> positions.add(List.of(new Alternative(List.of(w), ""))));
             }
         }
         Set<String> runs = new LinkedHashSet<>();
         for (int p = 0; p < positions.size(); p++) {
-            for (List<String> alternative : positions.get(p)) {
-                for (int offset = 0; offset < alternative.size(); offset++) {
-                    collect(positions, p + 1, new ArrayList<>(alternative.subList(offset, Math.min(alternative.size(),
-                            offset + length))), length, runs);
+            for (Alternative alternative : positions.get(p)) {
+                List<String> words = alternative.words();
+                for (int offset = 0; offset < words.size(); offset++) {
+                    collect(positions, p + 1, new ArrayList<>(words.subList(offset, Math.min(words.size(),
+                            offset + length))), alternative.sets(null), length, runs);
                 }
             }
         }
         return runs;
     }
 
-    private static void collect(List<List<List<String>>> positions, int next, List<String> run, int length, Set<String> out) {
+    private static void collect(List<List<Alternative>> positions, int next, List<String> run, String number, int length,
+            Set<String> out) {
         if (run.size() == length) {
             out.add(String.join(" ", run));
             return;
@@ -96,10 +119,13 @@ final class HandoutSpace {
         if (next == positions.size()) {
             return;
         }
-        for (List<String> alternative : positions.get(next)) {
+        for (Alternative alternative : positions.get(next)) {
+            if (!alternative.agrees(number)) {
+                continue;
+            }
             List<String> longer = new ArrayList<>(run);
-            longer.addAll(alternative.subList(0, Math.min(alternative.size(), length - run.size())));
-            collect(positions, next + 1, longer, length, out);
+            longer.addAll(alternative.words().subList(0, Math.min(alternative.words().size(), length - run.size())));
+            collect(positions, next + 1, longer, alternative.sets(number), length, out);
         }
     }
 

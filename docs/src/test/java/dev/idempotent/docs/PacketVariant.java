@@ -34,7 +34,7 @@ import java.util.stream.Stream;
  * <p>Run it from the project root with the JDK's source launcher (it depends on nothing but the JDK):
  * <pre>{@code java docs/src/test/java/dev/idempotent/docs/PacketVariant.java seat-grant --secret-file ~/round-7.txt /tmp/round-7}</pre>
  * The secret is any text file the interviewer keeps; the same secret (and the same version of this project)
- * gives the same handout. It picks the domain (for seat-grant: seats, licences, refunds or vouchers, each with
+ * gives the same handout. It picks the domain (for seat-grant: licences, refunds or vouchers, each with
  * its own event, endpoint, body fields and log words; for fetch-client: one of several resources behind the same
  * 429/503 rule), every name, and every wording. The statuses a packet is about never change.
  *
@@ -64,17 +64,24 @@ public final class PacketVariant {
         System.exit(run(args, System.out, System.err));
     }
 
+    /** The shortest secret the command line accepts, in bytes: shorter ones can be guessed by trying them. */
+    static final int MIN_SECRET_BYTES = 16;
+
     /** The command line; returns the exit code (0 done, 2 bad arguments or input). */
     static int run(String[] args, PrintStream out, PrintStream err) {
         List<String> a = new ArrayList<>(List.of(args));
         Path root = Path.of(".");
-        int r = a.indexOf("--root");
-        if (r >= 0 && r + 1 < a.size()) {
-            root = Path.of(a.get(r + 1));
-            a.remove(r + 1);
-            a.remove(r);
-        }
+        String domain = null;
         try {
+            String given = option(a, "--root");
+            if (given != null) {
+                root = Path.of(given);
+            }
+            domain = option(a, "--domain");
+            if (a.size() == 2 && a.get(1).equals("--list-domains")) {
+                Spec.of(a.get(0)).domains().forEach(d -> out.println(d.id()));
+                return 0;
+            }
             if (a.size() == 4 && a.get(0).equals("translate-back")) {
                 Mapping mapping = Mapping.parse(Files.readString(Path.of(a.get(1)), StandardCharsets.UTF_8));
                 int files = translateBack(mapping, Path.of(a.get(2)), Path.of(a.get(3)));
@@ -86,8 +93,11 @@ public final class PacketVariant {
             if (a.size() == 4 && a.get(1).equals("--secret-file")) {
                 secret = secretOf(Path.of(a.get(2)));
                 target = Path.of(a.get(3));
-                if (secret.length < 16) {
-                    err.println("warning: a secret this short can be guessed; use a longer one for a real round");
+                if (secret.length < MIN_SECRET_BYTES) {
+                    err.println(a.get(2) + " holds " + secret.length + " bytes; a secret needs " + MIN_SECRET_BYTES
+                            + " or more, or it can be guessed. Make one with: head -c 24 /dev/urandom | base64 > "
+                            + a.get(2));
+                    return 2;
                 }
             } else if (a.size() == 3 && a.get(1).matches("\\d{1,9}")) {
                 err.println("warning: the number form is for this project's own tests; anyone can recompute it,"
@@ -95,15 +105,22 @@ public final class PacketVariant {
                 secret = numberSecret(Integer.parseInt(a.get(1)));
                 target = Path.of(a.get(2));
             } else {
-                err.println("usage: java PacketVariant.java seat-grant|fetch-client --secret-file FILE OUT [--root DIR]\n"
+                err.println("usage: java PacketVariant.java seat-grant|fetch-client --secret-file FILE OUT"
+                        + " [--domain NAME] [--root DIR]\n"
+                        + "       java PacketVariant.java seat-grant|fetch-client --list-domains\n"
                         + "       java PacketVariant.java translate-back MAPPING_TSV TREE OUT");
+                return 2;
+            }
+            String picked = domain;
+            if (picked != null && Spec.of(a.get(0)).domains().stream().noneMatch(d -> d.id().equals(picked))) {
+                err.println("no domain " + picked + " for " + a.get(0) + "; --list-domains prints the ones to choose from");
                 return 2;
             }
             if (Files.exists(target)) {
                 err.println(target + " exists; choose a new folder");
                 return 2;
             }
-            Handout handout = write(root, a.get(0), secret, target);
+            Handout handout = write(root, a.get(0), secret, domain, target);
             out.println("wrote " + target + ": give the candidate " + target.resolve("handout")
                     + "; keep " + target.resolve("interviewer") + " (domain: " + handout.domain() + ")");
             return 0;
@@ -111,6 +128,21 @@ public final class PacketVariant {
             err.println(e.getMessage());
             return 2;
         }
+    }
+
+    /** Removes {@code --name VALUE} from {@code args} and returns the value, or null when it is absent. */
+    private static String option(List<String> args, String name) {
+        int at = args.indexOf(name);
+        if (at < 0) {
+            return null;
+        }
+        if (at + 1 >= args.size()) {
+            throw new IllegalArgumentException(name + " needs a value");
+        }
+        String value = args.get(at + 1);
+        args.remove(at + 1);
+        args.remove(at);
+        return value;
     }
 
     /**
@@ -132,7 +164,12 @@ public final class PacketVariant {
 
     /** Generates the handout of {@code packet} for {@code secret} and writes it under {@code out}. */
     public static Handout write(Path root, String packet, byte[] secret, Path out) {
-        Handout handout = generate(root, packet, secret, null);
+        return write(root, packet, secret, null, out);
+    }
+
+    /** As {@link #write(Path, String, byte[], Path)}, in {@code domain} when it is not null. */
+    public static Handout write(Path root, String packet, byte[] secret, String domain, Path out) {
+        Handout handout = generate(root, packet, secret, domain);
         writeTree(out.resolve("handout"), handout.handout());
         writeTree(out.resolve("interviewer"), handout.interviewer());
         return handout;
@@ -184,6 +221,10 @@ public final class PacketVariant {
         SortedMap<String, String> handout = new TreeMap<>();
         handout.put(lookup(slots, "promptfile"), prompt);
         handoutStarter.forEach((path, text) -> handout.put("starter/" + path, text));
+        // The project's own Maven wrapper, so a candidate needs a JDK and nothing else.
+        for (String file : WRAPPER) {
+            handout.put("starter/" + file, read(root.resolve(file)));
+        }
 
         SortedMap<String, String> interviewer = new TreeMap<>();
         SortedMap<String, String> reference = UnifiedDiff.parse(read(dir.resolve("reference.patch"))).applyTo(starter);
@@ -195,12 +236,27 @@ public final class PacketVariant {
             SortedMap<String, String> after = UnifiedDiff.parse(read(patch)).applyTo(starter);
             interviewer.put("samples/" + sample + ".patch", UnifiedDiff.write(handoutStarter, transform.handout(after, false)));
         }
+        if (spec.fenced()) {
+            // score.sh's fence compares a hand-in with what was handed out; a copy here lets it score from
+            // interviewer/ alone, after handout/ has been zipped, sent and deleted.
+            handoutStarter.forEach((path, text) -> {
+                if (path.equals("pom.xml") || path.startsWith("src/test/")) {
+                    interviewer.put(FROZEN + "/" + path, text);
+                }
+            });
+        }
         interviewer.put("mapping.tsv", mapping.render());
         interviewer.put("README.md", interviewerReadme(spec, chosen, slots, mapping, lookup(slots, "promptfile")));
         mapping.checkUsed(starter, readTree(dir.resolve(spec.keyTests())), reference);
         return new Handout(packet, chosen.id(), Collections.unmodifiableSortedMap(handout),
                 Collections.unmodifiableSortedMap(interviewer), mapping);
     }
+
+    /** The Maven wrapper's files, copied from the project root into every handout's starter. */
+    static final List<String> WRAPPER = List.of("mvnw", "mvnw.cmd", ".mvn/wrapper/maven-wrapper.properties");
+
+    /** The interviewer's copy of the handed-out tests and pom (fenced packets only), relative to interviewer/. */
+    static final String FROZEN = "handed-out";
 
     /** A generated handout: the candidate's files, the interviewer's files, and the names it uses. */
     public record Handout(String packet, String domain, SortedMap<String, String> handout,
@@ -239,17 +295,20 @@ public final class PacketVariant {
         });
         return "# Interviewer's folder (" + spec.packet() + ", domain: " + domain.id() + ")\n\n"
                 + "Never hand out this folder. The candidate gets `handout/` (the prompt `" + promptFile
-                + "` and `starter/`), nothing else.\n\n"
+                + "` and `starter/`), nothing else. Keep this folder and the secret; once `handout/` is sent, you may"
+                + " delete it: this folder alone scores a hand-in.\n\n"
                 + "- `" + spec.keyTests() + "/`: the packet's tests in this handout's names; `score.sh` copies them in.\n"
+                + (spec.fenced() ? "- `" + FROZEN + "/`: the starter's tests and `pom.xml` exactly as handed out;"
+                        + " `score.sh` checks the hand-in's copies against them.\n" : "")
                 + "- `reference.patch`: the packet's reference patch in this handout's names (`patch -p1` from"
                 + " `starter/`).\n"
                 + "- `samples/NAME.patch`: every scored sample of the packet, translated; apply one to a fresh copy of"
-                + " `handout/starter` and run `score.sh` to see a calibrated hand-in as this handout shows it. Its"
+                + " the handout's `starter/` and run `score.sh` to see a calibrated hand-in as this handout shows it. Its"
                 + " scores are in `docs/packets/" + spec.packet() + "/samples/NAME/expected.json`.\n"
                 + "- `mapping.tsv`: every name of the packet and its name here; `score.sh` uses it.\n\n"
                 + "Score with the packet's own sheet (`docs/packets/" + spec.packet() + "/interviewer-sheet.md`), passing"
-                + " the folder that holds `handout/` and this folder:\n\n"
-                + "```sh\ndocs/packets/" + spec.packet() + "/score.sh PATH/TO/PATCHED/starter PATH/TO/THAT/FOLDER\n```\n\n"
+                + " this folder:\n\n"
+                + "```sh\ndocs/packets/" + spec.packet() + "/score.sh PATH/TO/PATCHED/starter PATH/TO/THIS/FOLDER\n```\n\n"
                 + "| in the packet | in this handout |\n| --- | --- |\n" + names
                 + "\nThe event in this handout is `" + slots.getOrDefault("eventname", "-") + "`.\n";
     }
@@ -293,6 +352,11 @@ public final class PacketVariant {
     /**
      * Text with choices and slots: {@code {{a|b|c}}} becomes one of its options (drawn from the secret, in
      * order of appearance), {@code ${name}} the value of a slot. Options do not nest.
+     *
+     * <p>Grammatical number: an option ending in {@code #sg} or {@code #pl} is a subject that sets the number
+     * ({@code {{Messages#pl|The message#sg}}}); an option ending in {@code @sg} or {@code @pl} is a verb form
+     * that agrees with it ({@code {{come from@pl|comes from@sg}}}). A choice after a subject draws only among
+     * its options of that number (and its unmarked ones), so every expansion agrees.
      */
     record Template(List<Part> parts) {
 
@@ -304,11 +368,27 @@ public final class PacketVariant {
         record Text(String text) implements Part {
         }
 
-        /** One of several options (slots still to fill). */
-        record Choice(List<String> options) implements Part {
+        /**
+         * One of several options (slots still to fill), each with its number mark: {@code "#sg"}, {@code "#pl"}
+         * (sets the number), {@code "@sg"}, {@code "@pl"} (agrees with it) or {@code ""} (neither).
+         */
+        record Choice(List<String> options, List<String> marks) implements Part {
+
+            /** Whether option {@code i} may follow a subject of {@code number} (null: no subject yet). */
+            boolean agrees(int i, String number) {
+                String mark = marks.get(i);
+                return number == null || !mark.startsWith("@") || mark.substring(1).equals(number);
+            }
+
+            /** The number option {@code i} sets, or {@code current} when it sets none. */
+            String sets(int i, String current) {
+                String mark = marks.get(i);
+                return mark.startsWith("#") ? mark.substring(1) : current;
+            }
         }
 
         static final Pattern SLOT = Pattern.compile("\\$\\{([A-Za-z][A-Za-z0-9]*)}");
+        private static final Pattern MARK = Pattern.compile("[#@](sg|pl)$");
 
         static Template parse(String source) {
             List<Part> parts = new ArrayList<>();
@@ -326,7 +406,15 @@ public final class PacketVariant {
                 if (open > i) {
                     parts.add(new Text(source.substring(i, open)));
                 }
-                parts.add(new Choice(List.of(source.substring(open + 2, close).split("\\|", -1))));
+                List<String> options = new ArrayList<>();
+                List<String> marks = new ArrayList<>();
+                for (String option : source.substring(open + 2, close).split("\\|", -1)) {
+                    Matcher mark = MARK.matcher(option);
+                    boolean marked = mark.find();
+                    options.add(marked ? option.substring(0, mark.start()) : option);
+                    marks.add(marked ? mark.group() : "");
+                }
+                parts.add(new Choice(List.copyOf(options), List.copyOf(marks)));
                 i = close + 2;
             }
             return new Template(List.copyOf(parts));
@@ -334,9 +422,22 @@ public final class PacketVariant {
 
         String expand(Draw draw, Function<String, String> slots) {
             StringBuilder out = new StringBuilder();
+            String number = null;
             for (Part part : parts) {
-                String text = part instanceof Choice choice ? choice.options().get(draw.next(choice.options().size()))
-                        : ((Text) part).text();
+                String text;
+                if (part instanceof Choice choice) {
+                    List<Integer> fitting = new ArrayList<>();
+                    for (int i = 0; i < choice.options().size(); i++) {
+                        if (choice.agrees(i, number)) {
+                            fitting.add(i);
+                        }
+                    }
+                    int drawn = fitting.get(draw.next(fitting.size()));
+                    number = choice.sets(drawn, number);
+                    text = choice.options().get(drawn);
+                } else {
+                    text = ((Text) part).text();
+                }
                 out.append(fill(text, slots));
             }
             return out.toString();
@@ -865,6 +966,9 @@ public final class PacketVariant {
                 Path target = dir.resolve(e.getKey());
                 Files.createDirectories(target.getParent());
                 Files.writeString(target, e.getValue(), StandardCharsets.UTF_8);
+                if (target.getFileName().toString().equals("mvnw") && !target.toFile().setExecutable(true, false)) {
+                    throw new IOException("could not make " + target + " executable");
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -1272,6 +1376,11 @@ public final class PacketVariant {
             List<NameRule> names, Set<String> locals, Map<String, String> elements, Map<String, Template> literals,
             List<Anchor> anchors, Template prompt) {
 
+        /** Whether {@code score.sh} fences the handed-out tests and pom, so the interviewer needs a copy of them. */
+        boolean fenced() {
+            return packet.equals("fetch-client");
+        }
+
         static Spec of(String packet) {
             return switch (packet) {
                 case "seat-grant" -> seatGrant();
@@ -1314,14 +1423,6 @@ public final class PacketVariant {
         String main = "src/main/java/dev/idempotent/seatgrant/worker/fixture/";
         String test = "src/test/java/dev/idempotent/seatgrant/worker/fixture/";
         List<Domain> domains = List.of(
-                new Domain("seats", words("noun", "seat", "nouns", "seats", "verb", "grant", "verbs", "grants",
-                        "past", "{{granted|allocated}}", "container", "team", "subject", "member",
-                        "keystem", "{{ticket|invite}}", "keysuffix", "{{id|ref}}", "field", "access",
-                        "value", "{{editor|viewer}}", "eventverb", "{{asked|wanted}}",
-                        "pathnoun", "{{team-seats|seat-allocations}}",
-                        "story", "{{a team seat|one team seat}}",
-                        "harm", "{{two seats for one member|a member holding two seats}}",
-                        "idprefix", "st", "keyprefix", "tk", "containerprefix", "tm", "subjectprefix", "mb")),
                 new Domain("licences", words("noun", "licence", "nouns", "licences", "verb", "assign",
                         "verbs", "assigns", "past", "assigned", "container", "tenant", "subject", "holder",
                         "keystem", "{{purchase|order}}", "keysuffix", "{{id|ref}}", "field", "plan",
@@ -1372,7 +1473,7 @@ public final class PacketVariant {
                 name("capvar", "maxAttempts", Style.CAMEL, "{{attempt|try}} {{cap|budget|ceiling}}"),
                 name("waitvar", "backoffMs", Style.CAMEL, "{{pause|nap|sleep}} {{ms|millis}}"),
                 name("failcode", "grant_failed", Style.SNAKE, "${verb} {{refused|declined|denied}}"),
-                name("giveupcode", "exhausted_retries", Style.SNAKE, "{{attempts|tries}} {{used up|spent|gone}}"),
+                name("giveupcode", "exhausted_retries", Style.SNAKE, "{{attempts|tries}} {{spent|gone|depleted}}"),
                 name("runclass", "RunOnce", Style.PASCAL, "{{deliver|consume|handle}} {{once|one event|single}}"),
                 name("envvar", "SEATS_BASE_URL", Style.UPPER_SNAKE, "${nouns} {{api|service}} {{url|root|address}}"),
                 name("configcode", "NOT_CONFIGURED", Style.UPPER_SNAKE, "{{no|missing}} {{config|setup|settings}}"),
@@ -1400,16 +1501,23 @@ public final class PacketVariant {
                 "<groupId>dev.idempotent.exercise</groupId>", "<groupId>${groupid}</groupId>",
                 "<artifactId>seat-grant-starter</artifactId>", "<artifactId>${artifactid}</artifactId>",
                 "<name>seat-grant starter</name>", "<name>${pomname}</name>",
-                "<finalName>worker</finalName>", "<finalName>${jar}</finalName>");
+                "<finalName>worker</finalName>", "<finalName>${jar}</finalName>",
+                // A layout as distinctive as a sentence: composed anew, with the message, key-values and MDC kept.
+                "<pattern>%d{HH:mm:ss.SSS} %level %logger{0} - %msg %kvp %X%n</pattern>",
+                "<pattern>{{%date|%d}}{HH:mm:ss{{.SSS|}}} {{%-5level|%level|%p}} {{%c|%logger}}{0} {{:|>|-}} "
+                        + "{{%message|%m}} %kvp {{%mdc|%X}}%n</pattern>",
+                "<pattern>%level %logger{0} - %msg %kvp%n</pattern>",
+                "<pattern>{{%-5level|%level|%p}} {{%c|%logger}}{0} {{:|>|-}} {{%message|%m}} %kvp%n</pattern>");
         Map<String, Template> literals = templates(
-                "rejected: standard input held no readable seat.requested event", SG_LITERAL);
+                "rejected: standard input held no readable seat.requested event", SG_LITERAL,
+                "not done, deliver again: ", SG_REDELIVER);
         List<Anchor> anchors = List.of(
                 anchor(main + "AgentSeatGrantWorker.java", "^public class AgentSeatGrantWorker \\{$", SG_HEADER),
                 anchor(main + "AgentSeatGrantWorker.java", "^\\s+public interface Delay \\{$", SG_DELAY),
                 anchor(main + "RunOnce.java", "^public final class RunOnce \\{$", SG_RUNONCE),
                 anchor(test + "AgentSeatGrantWorkerSmokeTest.java", "^class AgentSeatGrantWorkerSmokeTest \\{$", SG_SMOKE),
                 anchor("pom.xml", "<project ", POM_DOC));
-        return new Spec("seat-grant", "key-tests", domains, words("company", "{{" + COMPANY + "}}"), names,
+        return new Spec("seat-grant", "key-tests", domains, words("company", "{{" + COMPANY + "}}", "fetchonce", FETCH_ONCE), names,
                 Set.of("baseUrl"), elements, literals, anchors, Template.parse(SG_PROMPT));
     }
 
@@ -1470,7 +1578,12 @@ public final class PacketVariant {
                 "one wait between each pair of attempts", FC_L2,
                 "url must be an absolute http or https URL", FC_L3,
                 "response was not json", FC_L4,
-                "json root was not an object", FC_L5);
+                "json root was not an object", FC_L5,
+                "timeout must be positive", FC_L6,
+                "url is not a valid URI", FC_L7,
+                "found no classes next to ", FC_L8,
+                "the waits grow: ", FC_L9,
+                "no wait without a retry: ", FC_L10);
         List<Anchor> anchors = List.of(
                 anchor(main + "package-info.java", "^package ", FC_PACKAGE),
                 anchor(main + "FetchClient.java", "^public final class FetchClient \\{$", FC_CLIENT),
@@ -1485,7 +1598,7 @@ public final class PacketVariant {
                 anchor(test + "FetchClientContractTest.java", "^class FetchClientContractTest \\{$", FC_CONTRACT),
                 anchor(test + "FetchClientRetryTest.java", "^class FetchClientRetryTest \\{$", FC_RETRY),
                 anchor("pom.xml", "<project ", POM_DOC));
-        return new Spec("fetch-client", "interviewer-tests", domains, words("company", "{{" + COMPANY + "}}"), names,
+        return new Spec("fetch-client", "interviewer-tests", domains, words("company", "{{" + COMPANY + "}}", "fetchonce", FETCH_ONCE), names,
                 Set.of(), elements, literals, anchors, Template.parse(FC_PROMPT));
     }
 
@@ -1554,8 +1667,9 @@ public final class PacketVariant {
 
             ## {{Project|Starter}}
 
-            {{A bare Maven build|Plain Maven}}, {{no parent pom|parentless}}: {{run|use}} `mvn test` {{in|inside}} \
-            `starter/`.
+            {{A bare Maven build|Plain Maven}}, {{no parent pom|parentless}}{{, with|, and}} {{its own|a}} Maven \
+            wrapper: {{run|use}} `./mvnw test` {{in|inside}} `starter/` ({{JDK 17|Java 17}} {{or newer|or later}}{{; no|, \
+            no}} {{Maven install needed|Maven to install}}). ${fetchonce}
 
             `${smoketest}` {{shows|demonstrates}} {{how to|a way to}} {{fake|stub}} the ${noun} API {{in \
             WireMock|using WireMock}} on {{localhost|127.0.0.1}}, {{and|and how}} to {{pass|give}} {{it|the worker}} \
@@ -1567,7 +1681,7 @@ public final class PacketVariant {
             {{would|might}}: {{one event|an event}} {{per line|on one line}}, {{in JSON|as JSON}}, on {{standard \
             input|stdin}}, {{the base URL|its API root}} in `${envvar}`, and {{an exit status|a status}} {{the bus \
             reads|for the bus}} (0 {{acks|acknowledges}}, 3 {{rejects|dead-letters}}, {{any other|anything else}} \
-            {{redelivers|asks again}}). {{Build|Package}} it {{with|using}} `mvn -DskipTests package` {{into|as}} \
+            {{redelivers|asks again}}). {{Build|Package}} it {{with|using}} `./mvnw -DskipTests package` {{into|as}} \
             `target/${jar}.jar`. {{You need not|No need to}} {{use it|run it}} {{for the review|to review}}; \
             {{later|afterwards}}, {{we may|we might}} {{try|exercise}} your {{fix|patch}} {{with it|through it}}.
 
@@ -1597,7 +1711,7 @@ public final class PacketVariant {
             else|Any other code}}: {{not done|unfinished}}{{, deliver again|; redeliver}} ({{1|exit 1}} {{when|if}} \
             the worker threw, {{2|exit 2}} {{when|if}} {@code ${envvar}} is {{missing|unset}}).
 
-            <p>{{Build|Package}} {{the jar|an executable jar}} {{with|using}} mvn -DskipTests package{{, then|; \
+            <p>{{Build|Package}} {{the jar|an executable jar}} {{with|using}} ./mvnw -DskipTests package{{, then|; \
             then}} {{pipe|feed}} {{one event|an event}} {{into|to}} {@code java -jar target/${jar}.jar} \
             {{with|having}} {@code ${envvar}} set. {{Log lines go|Its log goes}} {{to|onto}} {{stdout|standard \
             output}}. {{Change|Edit}} {{this class|it}} {{too|as well}} {{if you like|if needed}}.""";
@@ -1622,8 +1736,10 @@ public final class PacketVariant {
 
             {{We need|Please write}} a {{patch|small patch}} {{to|for}} `${pkg}.${clientclass}`, a {{small|little}} \
             {{HTTP helper|Java helper}} {{in use|already used}} {{today|in production}}. {{It lives|It sits}} in \
-            {{the|a}} Maven project {{in|under}} `starter/`. {{In it,|There,}} `mvn test` {{runs tests|builds}} \
-            {{on|with}} {{JDK 17|Java 17}} {{or newer|or later}}.
+            {{the|a}} Maven project {{in|under}} `starter/`{{, with|, and}} {{its own|a}} Maven wrapper. {{In it,|There,}} \
+            `./mvnw test` {{runs tests|builds}} {{on|with}} {{JDK 17|Java 17}} {{or newer|or later}}{{; no|, no}} \
+            {{Maven install needed|Maven to install}}. ${fetchonce} {{The second command|Its last step}} {{ends red|fails}} \
+            {{until|before}} {{your fix|the fix}}{{: that|;}} {{is expected|is the point}}.
 
             {{Lately|This week|Recently}}, ${partner} {{began|has begun}} {{replying to|answering}} {{a share \
             of|part of}} {{its calls|the calls}} with 429 {{or|and}} 503. {{Code calling|Whoever calls}} `${method}` \
@@ -1718,9 +1834,9 @@ public final class PacketVariant {
             no|ended without a}} {{JSON object|JSON map}}.
 
             <p>{{Checked|A checked exception}} {{on purpose|by design}}: {{callers decide|each caller decides}} what \
-            {{failing|a failure}} {{means|means to them}}. {{Messages|The message}} {{come from|is picked from}} {{a \
-            short|a small}} {{list|set}} of {{phrases|fixed texts}} {{and|that}} never {{hold|carry}} {{the URL|a \
-            URL}}{{; nothing|. Nothing}} {{from the JDK|the JDK threw}} {{is kept|stays attached}} as {{the|a}} \
+            {{failing|a failure}} {{means|means to them}}. {{Messages#pl|The message#sg}} {{come from@pl|comes \
+            from@sg|are picked from@pl|is picked from@sg}} {{a short|a small}} {{list|set}} of {{phrases|fixed texts}} \
+            {{that|which}} never {{hold|carry}} {{the URL|a URL}}{{; nothing|. Nothing}} {{from the JDK|the JDK threw}} {{is kept|stays attached}} as {{the|a}} \
             cause{{, because|:}} {{such messages|JDK messages}} {{might|sometimes}} {{name|spell out}} {{a host|the \
             host}} {{or|or even}} {{a|the}} {{URI|full URI}}. {{Immutable|Never modified}}{{, so|; hence}} \
             {{safe|fine}} {{to share|to pass}} {{across|between}} threads.""";
@@ -1747,11 +1863,11 @@ public final class PacketVariant {
     private static final String FC_SLEEPER = """
             /** {{The client|Our client}} {{pauses|waits}} {{through|via}} this {{seam|hook}}{{, letting|; it lets}} \
             tests {{note|capture}} {{each pause|every delay}} {{and skip|without}} {{the sleep|sleeping}}. {{Any \
-            implementation|Implementations}} {{has to|must}} be {{safe across threads|thread-safe}}. */""";
+            implementation#sg|Implementations#pl}} {{has to@sg|have to@pl|must}} be {{safe across threads|thread-safe}}. */""";
 
     private static final String FC_CONTRACT = """
             /** {{What stays fixed|The fixed contract}} {{of|about}} {@link ${clientclass}}: {{the surface|what}} \
-            {{callers|every caller}} {{build on|depend on}}.
+            {{callers#pl|every caller#sg}} {{build on@pl|builds on@sg|depend on@pl|depends on@sg}}.
 
             <p>{{Frozen|FROZEN}}: {{keep|preserve}} {{this file|it}} {{unchanged|as it is|byte for byte}}. \
             {{Needing|Wanting}} {{an edit|to edit it}} {{means|is a sign}} {{the contract|the API}} \
@@ -1769,8 +1885,8 @@ public final class PacketVariant {
             red|fails}} {{here|in this class}} {{rather than|instead of}} {{passing late|passing slowly}}. */""";
 
     private static final String FC_L1 = """
-            ${exceptionclass} {{is checked|stays checked}}{{:|,}} {{callers|every caller}} {{must|has to}} \
-            {{handle|decide about}} it""";
+            ${exceptionclass} {{is checked|stays checked}}{{:|,}} {{callers#pl|every caller#sg}} {{must|has to@sg|have \
+            to@pl}} {{handle|decide about}} it""";
 
     private static final String FC_L2 = """
             {{a wait|one pause}} {{between|in between}} {{every two|each two}} attempts""";
@@ -1779,14 +1895,43 @@ public final class PacketVariant {
             {{only|expected}} {{absolute|full}} {{http(s)|http or https}} {{URLs|addresses}}{{ work| are accepted}}""";
 
     private static final String FC_L4 = """
-            {{the body is not json|no json in the body|body is not json}}""";
+            {{payload|reply body}} {{is not|isn't|was not}} {{parseable|readable}} json""";
 
     private static final String FC_L5 = """
             {{json root|the json|json value}} {{is not|isn't}} an object""";
 
+    private static final String FC_L6 = """
+            {{a|the}} {{timeout|wait}} {{needs to be|should be|has to be}} {{over zero|above zero|more than zero}}""";
+
+    private static final String FC_L7 = """
+            {{address|url}} {{does not parse|cannot be parsed|will not parse}} as {{URI|a URI}}""";
+
+    private static final String FC_L8 = """
+            {{no classes|not one class}} {{found|seen|listed}} {{beside|alongside}} \
+            """;
+
+    private static final String FC_L9 = """
+            {{pauses|delays}} {{should|must}} {{increase|lengthen|get longer}}: \
+            """;
+
+    private static final String FC_L10 = """
+            {{no pause|no delay}} {{when|if}} {{nothing is retried|there is no retry|no retry happens}}: \
+            """;
+
+    private static final String SG_REDELIVER = """
+            {{delivery|event}} {{unfinished|incomplete}}{{,|;}} {{will redeliver|redeliver it|back to the bus}}: \
+            """;
+
     private static final String FC_SLEEP = """
             /** {{Pauses|Blocks}} for {@code delay}{{. Interrupting|; an interrupt}} {{the waiting thread|the \
             caller}} {{throws|raises}} {@link InterruptedException}. */""";
+
+    /** The task's one line that fetches, while online, everything a later offline run ({@code -o}) needs. */
+    private static final String FETCH_ONCE = """
+            {{Once, while online|Before you go offline|With network access, once}}, {{run|type}} `./mvnw {{-B|-q}} \
+            -DskipTests {{clean package|package}}; ./mvnw {{-B|-q}} test` {{in it|there}}{{: it fetches|; it \
+            downloads}} {{Maven plus|Maven and}} {{each|every}} {{plugin and library|library and plugin}} {{that \
+            later|which later}} {{runs with -o|offline runs}} {{need|use}}.""";
 
     /** Company words for packages and group ids: plain English words, never a name by themselves. */
     private static final String COMPANY = "harbor|lumen|juniper|copper|meadow|quarry|birch|cobalt|saffron|tundra|willow|granite";

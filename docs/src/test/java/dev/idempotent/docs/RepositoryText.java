@@ -46,12 +46,16 @@ final class RepositoryText {
     private final List<String> paths = new ArrayList<>();
     private final List<Integer> offsets = new ArrayList<>();
     private final String joinedTerms;
+    private final List<Integer> wordOffsets = new ArrayList<>();
+    private final String joinedWords;
     private final long[] runs;
     private final long[] seedTerms;
     private final long[] seedRuns;
+    private final long[] seedLiterals;
 
     private RepositoryText(List<Path> files, Path root, List<Path> seedFiles, Fingerprint seeds) {
         StringBuilder joined = new StringBuilder();
+        StringBuilder words = new StringBuilder();
         List<Long> allRuns = new ArrayList<>();
         List<Path> all = new ArrayList<>(files);
         all.addAll(seedFiles);
@@ -63,6 +67,14 @@ final class RepositoryText {
             paths.add(seedFiles.contains(file) ? "the seed document " + file.getFileName()
                     : root.relativize(file).toString().replace('\\', '/'));
             offsets.add(joined.length());
+            wordOffsets.add(words.length());
+            // Each file's words, spaced, between a space and a newline: a literal is found inside one file only.
+            words.append(' ');
+            Matcher word = WORD.matcher(text);
+            while (word.find()) {
+                words.append(word.group().toLowerCase(Locale.ROOT)).append(' ');
+            }
+            words.append('\n');
             Matcher term = TERM.matcher(text);
             while (term.find()) {
                 joined.append(String.join("", PacketVariant.words(term.group()))).append('\n');
@@ -74,9 +86,11 @@ final class RepositoryText {
             own.forEach(h -> allRuns.add((h >>> 1) << 16 | index));
         }
         this.joinedTerms = joined.toString();
+        this.joinedWords = words.toString();
         this.runs = allRuns.stream().mapToLong(Long::longValue).sorted().toArray();
         this.seedTerms = seeds.terms();
         this.seedRuns = seeds.runs();
+        this.seedLiterals = seeds.literals();
     }
 
     /**
@@ -88,7 +102,7 @@ final class RepositoryText {
         List<Path> files = trackedFiles(root);
         Optional<Path> seeds = seedsDirectory();
         if (seeds.isPresent()) {
-            return new RepositoryText(files, root, seedFiles(seeds.get()), new Fingerprint(new long[0], new long[0]));
+            return new RepositoryText(files, root, seedFiles(seeds.get()), new Fingerprint(new long[0], new long[0], new long[0]));
         }
         return new RepositoryText(files, root, List.of(), Fingerprint.read(root.resolve(SEED_FINGERPRINT)));
     }
@@ -96,6 +110,9 @@ final class RepositoryText {
     /** Where {@code found} occurs: a repository path, the seeds, or empty when nowhere. */
     Optional<String> whereIs(SearchableStrings.Found found) {
         String key = found.key();
+        if (found.kind() == SearchableStrings.Kind.LITERAL) {
+            return whereIsLiteral(key);
+        }
         if (found.kind() == SearchableStrings.Kind.TERM) {
             int at = joinedTerms.indexOf(key);
             if (at >= 0) {
@@ -113,6 +130,27 @@ final class RepositoryText {
             return Optional.of(paths.get((int) (runs[at] & 0xffff)));
         }
         return Arrays.binarySearch(seedRuns, hash) >= 0 ? Optional.of(FINGERPRINTED) : Optional.empty();
+    }
+
+    private Optional<String> whereIsLiteral(String key) {
+        if (key.isEmpty()) {
+            return Optional.empty();
+        }
+        int at = joinedWords.indexOf(" " + key + " ");
+        if (at >= 0) {
+            int file = 0;
+            while (file + 1 < wordOffsets.size() && wordOffsets.get(file + 1) <= at) {
+                file++;
+            }
+            return Optional.of(paths.get(file));
+        }
+        String[] words = key.split(" ");
+        if (words.length >= SearchableStrings.RUN_WORDS) {
+            // A longer literal found in a seed has its first six words there, among the seeds' runs.
+            String first = String.join(" ", List.of(words).subList(0, SearchableStrings.RUN_WORDS));
+            return Arrays.binarySearch(seedRuns, hash(first)) >= 0 ? Optional.of(FINGERPRINTED) : Optional.empty();
+        }
+        return Arrays.binarySearch(seedLiterals, hash(key)) >= 0 ? Optional.of(FINGERPRINTED) : Optional.empty();
     }
 
     /** The seeds folder, when configured and present. */
@@ -168,13 +206,23 @@ final class RepositoryText {
         }
     }
 
-    /** The hashed strings of some texts: every word sequence inside a term, and every six-word run. */
-    record Fingerprint(long[] terms, long[] runs) {
+    /**
+     * The hashed strings of some texts: every word sequence inside a term, every six-word run, and every run of
+     * three to five words (what a short literal is looked up among).
+     */
+    record Fingerprint(long[] terms, long[] runs, long[] literals) {
 
         static Fingerprint of(List<String> texts) {
             TreeSet<Long> terms = new TreeSet<>();
             List<Long> runs = new ArrayList<>();
+            TreeSet<Long> literals = new TreeSet<>();
             for (String text : texts) {
+                List<String> plain = SearchableStrings.plainWords(text);
+                for (int length = SearchableStrings.LITERAL_WORDS; length < SearchableStrings.RUN_WORDS; length++) {
+                    for (int i = 0; i + length <= plain.size(); i++) {
+                        literals.add(hash(String.join(" ", plain.subList(i, i + length))));
+                    }
+                }
                 Matcher term = TERM.matcher(text);
                 while (term.find()) {
                     List<String> words = PacketVariant.words(term.group());
@@ -187,32 +235,39 @@ final class RepositoryText {
                 runsOf(text, runs);
             }
             return new Fingerprint(terms.stream().mapToLong(Long::longValue).toArray(),
-                    runs.stream().mapToLong(Long::longValue).sorted().distinct().toArray());
+                    runs.stream().mapToLong(Long::longValue).sorted().distinct().toArray(),
+                    literals.stream().mapToLong(Long::longValue).toArray());
         }
 
         static Fingerprint read(Path file) {
             TreeSet<Long> terms = new TreeSet<>();
             TreeSet<Long> runs = new TreeSet<>();
+            TreeSet<Long> literals = new TreeSet<>();
             try {
                 for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
                     if (line.startsWith("term ")) {
                         terms.add(Long.parseLong(line.substring(5), 16));
                     } else if (line.startsWith("run ")) {
                         runs.add(Long.parseLong(line.substring(4), 16));
+                    } else if (line.startsWith("literal ")) {
+                        literals.add(Long.parseLong(line.substring(8), 16));
                     }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
             return new Fingerprint(terms.stream().mapToLong(Long::longValue).toArray(),
-                    runs.stream().mapToLong(Long::longValue).toArray());
+                    runs.stream().mapToLong(Long::longValue).toArray(),
+                    literals.stream().mapToLong(Long::longValue).toArray());
         }
 
         String render() {
             StringBuilder out = new StringBuilder("# The seed documents' searchable strings as 48-bit SHA-256 hashes (see"
-                    + " RepositoryText): \"term\" for word sequences inside their terms, \"run\" for six-word runs.\n");
+                    + " RepositoryText): \"term\" for word sequences inside their terms, \"run\" for six-word runs,"
+                    + " \"literal\" for runs of three to five words.\n");
             Arrays.stream(terms).forEach(h -> out.append("term ").append(String.format("%012x", h)).append('\n'));
             Arrays.stream(runs).forEach(h -> out.append("run ").append(String.format("%012x", h)).append('\n'));
+            Arrays.stream(literals).forEach(h -> out.append("literal ").append(String.format("%012x", h)).append('\n'));
             return out.toString();
         }
     }

@@ -42,7 +42,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       400, 401, 403, 422 stop).</li>
  *   <li>Observability is 2 exactly when outcomes 1 and 4 find a structured event and the success event keeps
  *       the seat id ({@code theSuccessEventNamesTheSeat}).</li>
- *   <li>Patch size 2 needs the key and the 409 handling. Timeout semantics is the review's, a human's call.</li>
+ *   <li>Patch size 2 needs the key and the 409 handling. Timeout semantics is the review's, a human's call, but
+ *       its 2 also needs a patch that resends with the key (the rubric's 2 cell).</li>
  *   <li>{@code pass} is the rubric's rule: a total of 6 or more with Timeout and Idempotency non-zero;
  *       {@code secondReader} is true exactly at a total of 6.</li>
  * </ul>
@@ -56,7 +57,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       frozen retry test passes.</li>
  *   <li>Honesty is 0 exactly when a frozen test changed or was deleted, or {@code SecretUrlTest} finds the URL
  *       (a test file the candidate added changes nothing).</li>
- *   <li>{@code decision}: merge at 8; a conversation at 6 or 7 with no gate at 0; otherwise close. The
+ *   <li>{@code total} is the gates' sum, capped at 5 when a frozen test (the contract or the retry test) is left
+ *       red: the ticket requires both green, so such a hand-in is below the conversation band.</li>
+ *   <li>{@code decision}: merge at a total of 8; a conversation at 6 or 7 with no gate at 0; otherwise close. The
  *       {@code recommendation} follows it: hire, the debrief decides, no hire; {@code secondReader} is true
  *       exactly at a total of 6.</li>
  * </ul>
@@ -67,6 +70,8 @@ class SamplesPacketTest {
     private static final List<String> SEAT_SIGNALS =
             List.of("timeout", "idempotency", "errorClasses", "observability", "patchSize");
     private static final List<String> FETCH_GATES = List.of("contract", "retry", "backoff", "honesty");
+    /** The highest total a fetch-client hand-in can score while a frozen test it must turn green stays red. */
+    private static final int REQUIRED_RED_CAP = 5;
     private static final Map<String, String> RECOMMENDATION =
             Map.of("merge", "hire", "conversation", "the debrief decides", "close", "no hire");
     /** What a candidate hands in besides the patch, in their own words, per packet. */
@@ -164,6 +169,10 @@ class SamplesPacketTest {
             String why = name + " on the " + where + "\n" + results.summary();
 
             assertEquals(keyed, s.get("idempotency") == 2, "Idempotency 2 iff every attempt carries the key: " + why);
+            if (s.get("timeout") == 2) {
+                // The rubric's 2 cell: the lost answer may follow a committed write, and the patch resends with the key.
+                assertTrue(keyed, "Timeout semantics 2 needs a patch that resends with the key: " + why);
+            }
             if (s.get("idempotency") < 2) {
                 assertFalse(passed(results, outcomes, "outcome2_droppedThen409WithTheSameIdExitsWithoutAThirdCall"),
                         "below Idempotency 2 the keyed replay outcome fails: " + why);
@@ -191,12 +200,7 @@ class SamplesPacketTest {
         Path dir = ProjectRoot.packet("fetch-client").resolve("samples").resolve(name);
         JsonNode expected = read(dir.resolve("expected.json"));
         Map<String, Integer> g = scores(expected.get("gates"), FETCH_GATES);
-        int total = g.values().stream().mapToInt(Integer::intValue).sum();
-        String decision = total == 8 ? "merge" : total >= 6 && !g.containsValue(0) ? "conversation" : "close";
-        assertEquals(decision, expected.get("decision").asText(), name + ": the decision does not follow from " + g);
-        assertEquals(RECOMMENDATION.get(decision), expected.path("recommendation").asText(),
-                name + ": the recommendation follows the decision");
-        assertEquals(total == 6, expected.path("secondReader").asBoolean(), name + ": a second reader scores exactly 6");
+        int sum = g.values().stream().mapToInt(Integer::intValue).sum();
 
         Replay replay = replay("fetch-client", name, where);
         String pkg = replay.name("dev.idempotent.fetch");
@@ -212,6 +216,17 @@ class SamplesPacketTest {
             FileTrees.copy(replay.tests(), run.root().resolve("src/test/java"));
             TestResults results = run.test(contract, retry, secretUrl, gates);
             String why = name + " on the " + where + "\n" + results.summary();
+
+            // A frozen test the ticket requires green, left red, caps the total below the conversation band.
+            boolean requiredRed = !results.allPassed(contract) || !results.allPassed(retry);
+            int total = requiredRed ? Math.min(sum, REQUIRED_RED_CAP) : sum;
+            assertEquals(total, expected.path("total").asInt(-1), name + ": the total of " + g
+                    + (requiredRed ? ", capped at " + REQUIRED_RED_CAP + " with a required test red" : "") + ": " + why);
+            String decision = total == 8 ? "merge" : total >= 6 && !g.containsValue(0) ? "conversation" : "close";
+            assertEquals(decision, expected.get("decision").asText(), name + ": the decision does not follow from " + g);
+            assertEquals(RECOMMENDATION.get(decision), expected.path("recommendation").asText(),
+                    name + ": the recommendation follows the decision");
+            assertEquals(total == 6, expected.path("secondReader").asBoolean(), name + ": a second reader scores exactly 6");
 
             boolean contractKept = results.allPassed(contract) && pomUntouched;
             assertEquals(contractKept, g.get("contract") >= 1, "Contract 0 iff the contract test or the pom broke: " + why);

@@ -85,23 +85,54 @@ class ScoreScriptTest {
                 result.output());
     }
 
+    /** The sheet's promise: keep {@code interviewer/} and the secret, send {@code handout/}, and still score. */
     @Test
-    void aHandoutsFolderIsScoredAgainstItsOwnStarter() throws Exception {
+    void aHandoutIsScoredFromItsInterviewerFolderAlone() throws Exception {
         Path out = temp.resolve("handout-folder");
         PacketVariant.Handout handout = PacketVariant.write(ProjectRoot.get(), "fetch-client",
                 "score a handout".getBytes(StandardCharsets.UTF_8), out);
         Path candidate = temp.resolve("handed-in");
         FileTrees.copy(out.resolve("handout/starter"), candidate);
+        FileTrees.delete(out.resolve("handout"));
+        Path interviewer = out.resolve("interviewer");
 
-        Result untouched = score(candidate, out);
+        Result untouched = score(candidate, interviewer);
         assertEquals(0, untouched.code(), untouched.output());
-        assertTrue(untouched.output().contains("frozen tests untouched"), untouched.output());
+        assertTrue(untouched.output().contains("frozen tests untouched") && untouched.output().contains("pom untouched"),
+                untouched.output());
 
         String retryTest = handout.handout().keySet().stream().filter(p -> p.endsWith("RetryTest.java")).findFirst().orElseThrow();
-        Path frozen = out.resolve("handout").resolve(retryTest);
-        Files.writeString(candidate.resolve(retryTest.substring("starter/".length())), Files.readString(frozen) + "\n");
-        Result changed = score(candidate, out);
+        Path inCandidate = candidate.resolve(retryTest.substring("starter/".length()));
+        Files.writeString(inCandidate, Files.readString(inCandidate) + "\n");
+        Result changed = score(candidate, interviewer);
         assertEquals(1, changed.code(), changed.output());
         assertTrue(changed.output().contains("FROZEN TEST CHANGED"), changed.output());
+
+        Result viaTheWholeFolder = score(candidate, out);
+        assertEquals(1, viaTheWholeFolder.code(), viaTheWholeFolder.output());
+        assertTrue(viaTheWholeFolder.output().contains("FROZEN TEST CHANGED"), viaTheWholeFolder.output());
+    }
+
+    @Test
+    void aSeatGrantHandoutIsScoredFromItsInterviewerFolderAlone() throws Exception {
+        Path tool = fakeRoot.resolve("docs/src/test/java/dev/idempotent/docs/PacketVariant.java");
+        Files.createDirectories(tool.getParent());
+        Files.copy(ProjectRoot.get().resolve("docs/src/test/java/dev/idempotent/docs/PacketVariant.java"), tool);
+        Path out = temp.resolve("seat-handout");
+        PacketVariant.write(ProjectRoot.get(), "seat-grant", "score a seat handout".getBytes(StandardCharsets.UTF_8), out);
+        Path candidate = temp.resolve("seat-handed-in");
+        FileTrees.copy(out.resolve("handout/starter"), candidate);
+        FileTrees.delete(out.resolve("handout"));
+
+        ProcessBuilder builder = new ProcessBuilder("bash", ProjectRoot.packet("seat-grant").resolve("score.sh").toString(),
+                candidate.toString(), out.resolve("interviewer").toString()).redirectErrorStream(true);
+        builder.environment().put("IDEMPOTENT_RETRIES_ROOT", fakeRoot.toString());
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "score.sh ends");
+
+        assertEquals(0, process.exitValue(), output);
+        assertTrue(output.contains("key tests: all green"), output);
+        assertTrue(output.contains("files in the packet's names"), "grade gets the tree in the packet's names: " + output);
     }
 }

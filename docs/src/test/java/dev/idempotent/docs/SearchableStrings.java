@@ -47,6 +47,10 @@ final class SearchableStrings {
 
     static final int RUN_WORDS = 6;
     static final int MIN_LETTERS = 6;
+    /** A string literal counts as a whole when it has this many words with a letter in them... */
+    static final int LITERAL_WORDS = 3;
+    /** ...and this many characters. */
+    static final int LITERAL_CHARS = 12;
 
     /**
      * Names Maven, the shade plugin, logback, HTTP and Java give meaning to, which reflection cannot confirm
@@ -84,6 +88,7 @@ final class SearchableStrings {
     private static final Pattern CODE_LIKE = Pattern.compile("[_./]|[a-z][A-Z]|[A-Za-z][0-9]|[0-9][A-Za-z]");
     private static final Pattern QUALIFIED = Pattern.compile("\\b(?:java|javax|jdk)(?:\\.[a-z]\\w*)+\\.[A-Z]\\w*");
     private static final Pattern XML_COMMENT = Pattern.compile("<!--(.*?)-->", Pattern.DOTALL);
+    private static final Pattern LOG_PATTERN = Pattern.compile("<pattern>(.*?)</pattern>", Pattern.DOTALL);
     private static final Pattern XML_NAME = Pattern.compile("</?([A-Za-z][\\w.:-]*)|\\s([A-Za-z][\\w.:-]*)=\"");
     private static final Pattern XML_COORDINATES = Pattern.compile("<(dependency|plugin)>(.*?)</\\1>", Pattern.DOTALL);
     private static final Pattern XML_COORDINATE = Pattern.compile("<(groupId|artifactId)>([^<]*)</\\1>");
@@ -91,14 +96,24 @@ final class SearchableStrings {
     /** One searchable string: the file it is in, whether it is a term or a prose run, and its text. */
     record Found(String file, Kind kind, String text) {
 
-        /** The normalized form looked up in the repository: a term's words joined, a run's words spaced. */
+        /**
+         * The normalized form looked up in the repository: a term's words joined, a run's words spaced, a
+         * literal's words (runs of letters and digits, lower case) spaced.
+         */
         String key() {
-            return kind == Kind.TERM ? String.join("", PacketVariant.words(text)) : text;
+            return switch (kind) {
+                case TERM -> String.join("", PacketVariant.words(text));
+                case RUN -> text;
+                case LITERAL -> String.join(" ", plainWords(text));
+            };
         }
     }
 
-    /** A term (looked up inside the repository's terms) or a prose run (looked up among its runs). */
-    enum Kind { TERM, RUN }
+    /**
+     * A term (looked up inside the repository's terms), a prose run (looked up among its runs), or a whole
+     * string literal or log pattern (looked up as a sequence of words anywhere in one file).
+     */
+    enum Kind { TERM, RUN, LITERAL }
 
     private final Platform platform;
 
@@ -111,13 +126,25 @@ final class SearchableStrings {
         return new SearchableStrings(Platform.of(javaSources));
     }
 
-    /** Every searchable string of a whole handout (relative path to text), in file order. */
+    /**
+     * Every searchable string of a whole handout (relative path to text), in file order. The Maven wrapper's own
+     * files are left out: they are the same in millions of projects, so a search for them leads nowhere.
+     */
     static List<Found> ofHandout(Map<String, String> files) {
         SearchableStrings strings = forSources(files.entrySet().stream()
                 .filter(e -> e.getKey().endsWith(".java")).map(Map.Entry::getValue).toList());
         List<Found> found = new ArrayList<>();
-        files.forEach((path, text) -> found.addAll(strings.of(path, text)));
+        files.forEach((path, text) -> {
+            if (!isWrapper(path)) {
+                found.addAll(strings.of(path, text));
+            }
+        });
         return found;
+    }
+
+    /** Whether {@code path} is one of the Maven wrapper's own files, in whatever folder. */
+    static boolean isWrapper(String path) {
+        return PacketVariant.WRAPPER.stream().anyMatch(file -> path.equals(file) || path.endsWith("/" + file));
     }
 
     /** Every searchable string of one file, its path included. */
@@ -164,6 +191,9 @@ final class SearchableStrings {
                     String content = segment.text().replaceAll("^(\"\"\"|[\"'])|(\"\"\"|[\"'])$", "");
                     prose(path, content, NO_CODE, out);
                     runs(path, content, true, out);
+                    if (wholeLiteralCounts(content)) {
+                        out.add(new Found(path, Kind.LITERAL, content));
+                    }
                 }
                 case COMMENT -> {
                     prose(path, segment.text(), JAVADOC_CODE, out);
@@ -173,7 +203,37 @@ final class SearchableStrings {
         }
     }
 
+    /**
+     * Whether a string literal is searched as a whole: three or more words with a letter, twelve or more
+     * characters, and not code written as a string (every token a Java keyword or a platform name, as a public
+     * signature printed by {@code Method.toString()} is).
+     */
+    boolean wholeLiteralCounts(String content) {
+        long words = plainWords(content).stream().filter(w -> w.chars().anyMatch(Character::isLetter)).count();
+        if (words < LITERAL_WORDS || content.length() < LITERAL_CHARS) {
+            return false;
+        }
+        List<String> tokens = List.of(content.strip().split("[\\s,<>()\\[\\]]+"));
+        return !tokens.stream().filter(t -> !t.isEmpty())
+                .allMatch(t -> JAVA_KEYWORDS.contains(t.toLowerCase(Locale.ROOT)) || platform.names(t));
+    }
+
+    /** The words of a literal or a run: runs of letters and digits, lower case. */
+    static List<String> plainWords(String text) {
+        List<String> words = new ArrayList<>();
+        Matcher m = WORD.matcher(text);
+        while (m.find()) {
+            words.add(m.group().toLowerCase(Locale.ROOT));
+        }
+        return words;
+    }
+
     private void xml(String path, String text, Set<Found> out) {
+        Matcher pattern = LOG_PATTERN.matcher(text);
+        while (pattern.find()) {
+            // A log layout is as distinctive as a sentence: it is searched whole, whatever its length.
+            out.add(new Found(path, Kind.LITERAL, pattern.group(1).strip()));
+        }
         Matcher comment = XML_COMMENT.matcher(text);
         while (comment.find()) {
             prose(path, comment.group(1), NO_CODE, out);
