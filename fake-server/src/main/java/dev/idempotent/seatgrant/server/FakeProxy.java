@@ -10,6 +10,7 @@ import dev.idempotent.seatgrant.server.internal.http.proxy.OperationRule;
 import dev.idempotent.seatgrant.server.internal.http.proxy.ProxyCore;
 import dev.idempotent.seatgrant.server.internal.http.proxy.ProxyRoutes;
 import dev.idempotent.seatgrant.server.internal.http.proxy.ResourceLedger;
+import dev.idempotent.seatgrant.server.internal.http.proxy.SuspectRule;
 import dev.idempotent.seatgrant.server.internal.http.proxy.Upstream;
 import dev.idempotent.seatgrant.server.internal.http.proxy.UpstreamTarget;
 import io.netty.channel.EventLoopGroup;
@@ -65,7 +66,7 @@ public final class FakeProxy implements FakeServer {
         EventLoopGroup loops = HttpEngine.eventLoops();
         Upstream upstream = new Upstream(loops, target, config.upstreamTimeout(), config.maxBody());
         ProxyCore core = new ProxyCore(new Journal(config.journalCapacity(), true),
-                new FaultPlanner(config.faultPlan()), new ResourceLedger(), upstream, target,
+                new FaultPlanner(config.faultPlan()), new ResourceLedger(SuspectRule.of(config.volatileFields(), config.suspectWindow())), upstream, target,
                 OperationRule.parse(config.operation()), CreatedRule.parse(config.created()), config.host(),
                 config.defaultHang().toMillis());
         // The journal's renders and the ledger's snapshots: small work, off the event loops.

@@ -3,6 +3,7 @@ package dev.idempotent.seatgrant.server;
 import dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess;
 import dev.idempotent.seatgrant.server.internal.http.proxy.CreatedRule;
 import dev.idempotent.seatgrant.server.internal.http.proxy.OperationRule;
+import dev.idempotent.seatgrant.server.internal.http.proxy.SuspectRule;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,6 +43,8 @@ public final class ProxyConfig {
     private final Clock clock;
     private final Duration defaultHang;
     private final List<String> allowedHosts;
+    private final List<String> volatileFields;
+    private final Duration suspectWindow;
 
     private ProxyConfig(Builder b) {
         this.upstream = b.upstream;
@@ -63,6 +66,8 @@ public final class ProxyConfig {
         this.clock = b.clock;
         this.defaultHang = b.defaultHang;
         this.allowedHosts = List.copyOf(b.allowedHosts);
+        this.volatileFields = List.copyOf(b.volatileFields);
+        this.suspectWindow = b.suspectWindow;
     }
 
     /**
@@ -109,6 +114,8 @@ public final class ProxyConfig {
         b.clock = clock;
         b.defaultHang = defaultHang;
         b.allowedHosts = new ArrayList<>(allowedHosts);
+        b.volatileFields = new ArrayList<>(volatileFields);
+        b.suspectWindow = suspectWindow;
         return b;
     }
 
@@ -139,7 +146,7 @@ public final class ProxyConfig {
         return routePath;
     }
 
-    /** {@code header:NAME} or {@code fingerprint}. */
+    /** {@code header:NAME}, {@code json:POINTER} or {@code fingerprint}. */
     public String operation() {
         return operation;
     }
@@ -200,6 +207,16 @@ public final class ProxyConfig {
         return allowedHosts;
     }
 
+    /** The JSON pointers of the body fields that change on every attempt ({@link Builder#volatileField}); may be empty. */
+    public List<String> volatileFields() {
+        return volatileFields;
+    }
+
+    /** How close in time two operations must come to be suspected duplicates ({@link Builder#suspectWindow}). */
+    public Duration suspectWindow() {
+        return suspectWindow;
+    }
+
     /** The shipped scenario {@code name}, aimed at this proxy's route when it has one. */
     FaultPlan scenario(String name) {
         FaultPlan plan = FaultPlan.scenario(name);
@@ -235,6 +252,8 @@ public final class ProxyConfig {
         private Clock clock = Clock.systemUTC();
         private Duration defaultHang = Duration.ofSeconds(60);
         private List<String> allowedHosts = new ArrayList<>();
+        private List<String> volatileFields = new ArrayList<>();
+        private Duration suspectWindow = SuspectRule.DEFAULT_WINDOW;
 
         private Builder(URI upstream) {
             this.upstream = upstream;
@@ -285,7 +304,9 @@ public final class ProxyConfig {
         /**
          * What makes requests attempts of one operation: {@code header:NAME} (default
          * {@code header:Idempotency-Key}) takes that header's value, and a request without it is identified by a
-         * fingerprint (SHA-256 of its method, target and body); {@code fingerprint} ignores keys.
+         * fingerprint (SHA-256 of its method, target and body); {@code json:POINTER} takes that field of a JSON body
+         * (a string or a number, as {@link #created} reads one), named {@code json:POINTER=VALUE}, ignores the key
+         * header, and fingerprints a body without the field; {@code fingerprint} ignores keys.
          *
          * @throws IllegalArgumentException for another form, and for {@code header:Authorization},
          *                                  {@code header:Proxy-Authorization} and {@code header:Cookie}, which would
@@ -388,6 +409,30 @@ public final class ProxyConfig {
          */
         public Builder allowedHost(String name) {
             this.allowedHosts.add(AdminAccess.hostName(Objects.requireNonNull(name, "name")));
+            return this;
+        }
+
+        /**
+         * A JSON pointer to a body field that changes on every attempt of one intent (a timestamp, a nonce), which
+         * the check for suspected duplicates ignores: two operations with the same method and path whose bodies
+         * differ only in such fields, each of which created a resource within {@link #suspectWindow}, are reported
+         * in {@link ProxyLedger#suspected()}. Repeatable; none by default, and then only byte-identical bodies
+         * under different operations are suspected.
+         *
+         * @throws IllegalArgumentException when {@code pointer} is not a JSON pointer such as {@code /sentAt}
+         */
+        public Builder volatileField(String pointer) {
+            SuspectRule.of(List.of(Objects.requireNonNull(pointer, "pointer")), SuspectRule.DEFAULT_WINDOW);
+            this.volatileFields.add(pointer);
+            return this;
+        }
+
+        /**
+         * How close in time (by their first bytes) two operations of one shape must come to be suspected
+         * duplicates; default 10 s. A group of suspects grows while each comes within the window of the last.
+         */
+        public Builder suspectWindow(Duration window) {
+            this.suspectWindow = ConfigChecks.positive(window, "suspect window");
             return this;
         }
 
