@@ -121,8 +121,11 @@ public final class ProxyRoutes implements Routes {
         return LogSafe.path(path);
     }
 
-    /** The upstream's answer for the client, marked with what it created; or the problem its failure is. */
-    /** @param sent the write, for the ledger; null for a method that creates nothing */
+    /**
+     * The upstream's answer for the client, marked with what it created; or the problem its failure is.
+     *
+     * @param sent the write, for the ledger; null for a method that creates nothing
+     */
     private Reply replyFor(UpstreamResult result, HttpMethod method, String operation, ResourceLedger.Write sent) {
         if (result instanceof UpstreamResult.Answer answer) {
             Reply reply = Forwarding.reply(answer, method);
