@@ -121,19 +121,19 @@ class SuspectedDuplicatesTest {
         try (ScriptedUpstream upstream = new ScriptedUpstream(r -> ScriptedUpstream.ok(201, "{}",
                 "Location: /orders/" + ids.incrementAndGet()));
              FakeProxy proxy = FakeProxy.start(ProxyConfig.builder(upstream.baseUri())
-                     .operation("json:/order/ref").build())) {
-            post(proxy, "{\"order\":{\"ref\":7},\"stamp\":1}", "k1");
-            post(proxy, "{\"order\":{\"ref\":7},\"stamp\":2}", "k2");
-            post(proxy, "{\"order\":{\"ref\":\"r 8\"}}", null);
-            post(proxy, "{\"order\":{\"ref\":true}}", null);
-            post(proxy, "{\"order\":{}}", null);
+                     .operation("json:/data/uid").build())) {
+            post(proxy, "{\"data\":{\"uid\":7},\"stamp\":1}", "k1");
+            post(proxy, "{\"data\":{\"uid\":7},\"stamp\":2}", "k2");
+            post(proxy, "{\"data\":{\"uid\":\"r 8\"}}", null);
+            post(proxy, "{\"data\":{\"uid\":true}}", null);
+            post(proxy, "{\"data\":{}}", null);
             post(proxy, "not json", null);
 
             List<String> operations = proxy.journal().stream().map(JournalEntry::operation).toList();
-            assertEquals(List.of("json:/order/ref=7", "json:/order/ref=7", "json:/order/ref=r 8"),
+            assertEquals(List.of("json:/data/uid=7", "json:/data/uid=7", "json:/data/uid=r 8"),
                     operations.subList(0, 3));
             operations.subList(3, 6).forEach(op -> assertTrue(op.startsWith("fingerprint:"), op));
-            assertEquals(List.of(new ProxyLedger.Duplicate("json:/order/ref=7", List.of("/orders/1", "/orders/2"))),
+            assertEquals(List.of(new ProxyLedger.Duplicate("json:/data/uid=7", List.of("/orders/1", "/orders/2"))),
                     proxy.ledger().duplicates());
         }
     }

@@ -24,12 +24,12 @@ class ProxySuspectFlagsTest {
     @Test
     void theFlagsLandInTheConfigAndTheDefaultsAreNoFieldsAndTenSeconds() throws Exception {
         ProxyConfig config = ProxyCommand.parse(List.of("--upstream", "http://127.0.0.1:9000",
-                "--operation", "json:/order/ref", "--volatile-field", "/stamp", "--volatile-field=/meta/nonce",
+                "--operation", "json:/data/uid", "--volatile-field", "/stamp", "--volatile-field=/data/nonce",
                 "--suspect-window", "3s"), null).config();
         ProxyConfig defaults = ProxyCommand.parse(List.of("--upstream", "http://127.0.0.1:9000"), null).config();
 
-        assertEquals("json:/order/ref", config.operation());
-        assertEquals(List.of("/stamp", "/meta/nonce"), config.volatileFields());
+        assertEquals("json:/data/uid", config.operation());
+        assertEquals(List.of("/stamp", "/data/nonce"), config.volatileFields());
         assertEquals(Duration.ofSeconds(3), config.suspectWindow());
         assertEquals(List.of(), defaults.volatileFields());
         assertEquals(Duration.ofSeconds(10), defaults.suspectWindow());
