@@ -12,6 +12,7 @@ import dev.idempotent.seatgrant.server.internal.http.proxy.OperationRule;
 import dev.idempotent.seatgrant.server.internal.http.proxy.ProxyCore;
 import dev.idempotent.seatgrant.server.internal.http.proxy.ProxyRoutes;
 import dev.idempotent.seatgrant.server.internal.http.proxy.ResourceLedger;
+import dev.idempotent.seatgrant.server.internal.http.proxy.SuspectRule;
 import dev.idempotent.seatgrant.server.internal.http.proxy.Upstream;
 import dev.idempotent.seatgrant.server.internal.http.proxy.UpstreamTarget;
 import io.netty.channel.EventLoopGroup;
@@ -70,7 +71,7 @@ public final class FakeProxy implements FakeServer {
         Upstream upstream = new Upstream(loops, target, config.upstreamTimeout(), config.maxBody(),
                 config.maxUpstreamConnections(), inFlight);
         ProxyCore core = new ProxyCore(new Journal(config.journalCapacity(), true),
-                new FaultPlanner(config.faultPlan()), new ResourceLedger(), upstream, target,
+                new FaultPlanner(config.faultPlan()), new ResourceLedger(SuspectRule.of(config.volatileFields(), config.suspectWindow())), upstream, target,
                 OperationRule.parse(config.operation()), CreatedRule.parse(config.created()), config.host(),
                 config.defaultHang().toMillis(), new ResetGenerations());
         // The journal's renders and the ledger's snapshots: small work, off the event loops.

@@ -3,6 +3,7 @@ package dev.idempotent.seatgrant.server;
 import dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess;
 import dev.idempotent.seatgrant.server.internal.http.proxy.CreatedRule;
 import dev.idempotent.seatgrant.server.internal.http.proxy.OperationRule;
+import dev.idempotent.seatgrant.server.internal.http.proxy.SuspectRule;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,6 +47,8 @@ public final class ProxyConfig {
     private final List<String> allowedHosts;
     private final int maxUpstreamConnections;
     private final long maxInFlightBytes;
+    private final List<String> volatileFields;
+    private final Duration suspectWindow;
 
     private ProxyConfig(Builder b) {
         this.upstream = b.upstream;
@@ -69,6 +72,8 @@ public final class ProxyConfig {
         this.allowedHosts = List.copyOf(b.allowedHosts);
         this.maxUpstreamConnections = b.maxUpstreamConnections;
         this.maxInFlightBytes = b.maxInFlightBytes;
+        this.volatileFields = List.copyOf(b.volatileFields);
+        this.suspectWindow = b.suspectWindow;
     }
 
     /**
@@ -117,6 +122,8 @@ public final class ProxyConfig {
         b.allowedHosts = new ArrayList<>(allowedHosts);
         b.maxUpstreamConnections = maxUpstreamConnections;
         b.maxInFlightBytes = maxInFlightBytes;
+        b.volatileFields = new ArrayList<>(volatileFields);
+        b.suspectWindow = suspectWindow;
         return b;
     }
 
@@ -147,7 +154,7 @@ public final class ProxyConfig {
         return routePath;
     }
 
-    /** {@code header:NAME} or {@code fingerprint}. */
+    /** {@code header:NAME}, {@code json:POINTER} or {@code fingerprint}. */
     public String operation() {
         return operation;
     }
@@ -218,6 +225,16 @@ public final class ProxyConfig {
         return maxInFlightBytes;
     }
 
+    /** The JSON pointers of the body fields that change on every attempt ({@link Builder#volatileField}); may be empty. */
+    public List<String> volatileFields() {
+        return volatileFields;
+    }
+
+    /** How close in time two operations must come to be suspected duplicates ({@link Builder#suspectWindow}). */
+    public Duration suspectWindow() {
+        return suspectWindow;
+    }
+
     /** The shipped scenario {@code name}, aimed at this proxy's route when it has one. */
     FaultPlan scenario(String name) {
         FaultPlan plan = FaultPlan.scenario(name);
@@ -255,6 +272,8 @@ public final class ProxyConfig {
         private List<String> allowedHosts = new ArrayList<>();
         private int maxUpstreamConnections = 256;
         private long maxInFlightBytes = 64L * 1024 * 1024;
+        private List<String> volatileFields = new ArrayList<>();
+        private Duration suspectWindow = SuspectRule.DEFAULT_WINDOW;
 
         private Builder(URI upstream) {
             this.upstream = upstream;
@@ -305,7 +324,9 @@ public final class ProxyConfig {
         /**
          * What makes requests attempts of one operation: {@code header:NAME} (default
          * {@code header:Idempotency-Key}) takes that header's value, and a request without it is identified by a
-         * fingerprint (SHA-256 of its method, target and body); {@code fingerprint} ignores keys.
+         * fingerprint (SHA-256 of its method, target and body); {@code json:POINTER} takes that field of a JSON body
+         * (a string or a number, as {@link #created} reads one), named {@code json:POINTER=VALUE}, ignores the key
+         * header, and fingerprints a body without the field; {@code fingerprint} ignores keys.
          *
          * @throws IllegalArgumentException for another form, and for {@code header:Authorization},
          *                                  {@code header:Proxy-Authorization} and {@code header:Cookie}, which would
@@ -429,6 +450,21 @@ public final class ProxyConfig {
         }
 
         /**
+         * A JSON pointer to a body field that changes on every attempt of one intent (a timestamp, a nonce), which
+         * the check for suspected duplicates ignores: two operations with the same method and path whose bodies
+         * differ only in such fields, each of which created a resource within {@link #suspectWindow}, are reported
+         * in {@link ProxyLedger#suspected()}. Repeatable; none by default, and then only byte-identical bodies
+         * under different operations are suspected.
+         *
+         * @throws IllegalArgumentException when {@code pointer} is not a JSON pointer such as {@code /sentAt}
+         */
+        public Builder volatileField(String pointer) {
+            SuspectRule.of(List.of(Objects.requireNonNull(pointer, "pointer")), SuspectRule.DEFAULT_WINDOW);
+            this.volatileFields.add(pointer);
+            return this;
+        }
+
+        /**
          * How many request and answer body bytes the proxy holds at once, across all its connections; default
          * 64 MiB. A request that would take it past this gets {@code 503 in-flight-limit} with
          * {@code Retry-After: 1}, and so does a forwarded request whose answer would (the upstream may have acted).
@@ -441,6 +477,15 @@ public final class ProxyConfig {
                 throw new IllegalArgumentException("max in-flight bytes must be 1 or more");
             }
             this.maxInFlightBytes = bytes;
+            return this;
+        }
+
+        /**
+         * How close in time (by their first bytes) two operations of one shape must come to be suspected
+         * duplicates; default 10 s. A group of suspects grows while each comes within the window of the last.
+         */
+        public Builder suspectWindow(Duration window) {
+            this.suspectWindow = ConfigChecks.positive(window, "suspect window");
             return this;
         }
 

@@ -206,7 +206,8 @@ class ProxyHostileInputTest {
             }
 
             assertEquals(List.of(), upstream.received(), "nothing under /__admin is forwarded");
-            assertEquals("{\"kind\":\"proxy\",\"operations\":0,\"created\":0,\"duplicates\":[]}", ledger.toString());
+            assertEquals("{\"kind\":\"proxy\",\"operations\":0,\"created\":0,\"duplicates\":[],\"suspected\":[]}",
+                    ledger.toString());
             assertEquals(200, applied.statusCode(), applied.body());
             assertEquals("incident", plan.get("scenario").asText(), "a scenario on another route is still it");
             assertEquals("POST", plan.get("rules").get(0).get("method").asText());

@@ -349,12 +349,35 @@ public final class FakeServerExtension
      * one resource); otherwise throws an {@link AssertionError} that names each such user (or operation), its seats
      * (or resources), the Idempotency-Keys they were written under, and the requests that made them, as the
      * journal recorded them (attempt number, key, what was committed, what the client was answered and, through a
-     * proxy, what the upstream had answered).
+     * proxy, what the upstream had answered). Through a proxy, the message then also names the suspected duplicates
+     * ({@link ProxyLedger#suspected()}), which alone do not fail it: {@link #assertNoSuspectedDuplicates()} does.
      */
     public void assertNoDuplicates() {
-        List<FakeServer.Duplication> duplications = running().duplications();
+        FakeServer running = running();
+        List<FakeServer.Duplication> duplications = running.duplications();
         if (!duplications.isEmpty()) {
-            throw new AssertionError(DuplicatesMessage.describe(duplications));
+            String suspects = running instanceof FakeProxy proxy
+                    ? SuspectsMessage.after(proxy.ledger().suspected(), proxy.journal()) : "";
+            throw new AssertionError(DuplicatesMessage.describe(duplications) + suspects);
+        }
+    }
+
+    /**
+     * Passes when the proxy suspects no duplicates: no two operations with the same method and path, whose bodies
+     * differ only in the {@linkplain ProxyConfig.Builder#volatileField volatile fields}, each created a resource
+     * within the {@linkplain ProxyConfig.Builder#suspectWindow suspect window} of the other. A client whose body
+     * changes on every attempt, or that mints a key per attempt, passes {@link #assertNoDuplicates()} however many
+     * resources it makes, and fails this; so do two intents that really were the same order twice. Otherwise throws
+     * an {@link AssertionError} naming each group's operations, what each created and their requests.
+     *
+     * @throws IllegalStateException for a {@linkplain #server() seat server}, whose ledger counts seats per user
+     *                               and has no suspects
+     */
+    public void assertNoSuspectedDuplicates() {
+        FakeProxy proxy = fakeProxy();
+        List<ProxyLedger.Suspected> suspected = proxy.ledger().suspected();
+        if (!suspected.isEmpty()) {
+            throw new AssertionError(SuspectsMessage.describe(suspected, proxy.journal()));
         }
     }
 

@@ -34,6 +34,7 @@
     proxied: false,      // the server is a proxy (its ledger says kind: proxy): operations and resources, not grants and seats
     plan: null,
     duplicateUsers: new Map(), // JSON [workspace, user] -> seat count, from the ledger
+    suspects: new Map(),  // through a proxy: operation -> its group of suspected duplicates, from the ledger
     selected: null,
     filter: '',
     onlyDuplicates: false,
@@ -55,7 +56,8 @@
     ['connection', 'updated', 'token-form', 'token-input', 'token-why', 'ledger-seats', 'ledger-keys', 'ledger-duplicates',
       'ledger-seats-label', 'ledger-keys-label', 'timeline-heading', 'legend-committed', 'legend-replay', 'legend-before',
       'legend-duplicate',
-      'ledger-duplicates-box', 'ledger-requests', 'ledger-plan', 'scenario-form', 'scenario-select', 'clear-plan',
+      'ledger-duplicates-box', 'ledger-suspected-box', 'ledger-suspected', 'ledger-requests', 'ledger-plan', 'scenario-form',
+      'scenario-select', 'clear-plan',
       'reset-store', 'control-result', 'filter', 'only-duplicates', 'lane-count', 'axis', 'lanes', 'lanes-spacer',
       'lane-list', 'empty', 'empty-none', 'empty-why', 'story', 'story-heading', 'story-summary', 'story-diagram', 'story-steps', 'story-close'
     ].forEach(function (id) { el[id] = $(id); });
@@ -301,6 +303,7 @@
     state.ledger = null;
     state.summary = null;
     state.duplicateUsers = new Map();
+    state.suspects = new Map();
     state.selected = null;
     closeStory();
     refreshLanes();
@@ -465,6 +468,11 @@
     dups.forEach(function (d) {
       state.duplicateUsers.set(JSON.stringify([d.workspaceId, d.userId]), (d.seatIds || []).length);
     });
+    state.suspects = new Map();
+    var groups = state.ledger && Array.isArray(state.ledger.suspected) ? state.ledger.suspected : [];
+    groups.forEach(function (g) {
+      (g.operations || []).forEach(function (op) { state.suspects.set(op, g); });
+    });
   }
 
   /** What a lane adds up to: seats it created, replays it got, and whether it is a duplicate (and why). */
@@ -490,7 +498,14 @@
     } else if (duplicate) {
       why = 'this user holds ' + userSeats + ' seats across grants';
     }
-    return { seats: seats.size, replays: replays, duplicate: duplicate, why: why, twins: twins };
+    // Through a proxy: alike with other operations, each of which created something; a lead, not a proof.
+    var group = lane.kind === 'op' && !duplicate ? state.suspects.get(lane.operation) : null;
+    var suspected = !!group;
+    if (suspected) {
+      why = 'one of ' + group.operations.length + ' operations on ' + group.method + ' ' + group.path
+        + ' with bodies alike, each of which created a resource';
+    }
+    return { seats: seats.size, replays: replays, duplicate: duplicate, suspected: suspected, why: why, twins: twins };
   }
 
   function isReplay(a) {
@@ -502,6 +517,7 @@
       if (lane.operation.indexOf('fingerprint:') === 0) {
         return 'fingerprint ' + lane.operation.slice('fingerprint:'.length, 'fingerprint:'.length + 12) + '\u2026 (no key)';
       }
+      if (lane.operation.indexOf('json:') === 0) { return 'body ' + lane.operation.slice(5); }
       return lane.operation.indexOf('key:') === 0 ? 'key ' + lane.operation.slice(4) : 'key ' + lane.operation;
     }
     if (lane.kind === 'key') { return 'key ' + lane.key; }
@@ -596,6 +612,13 @@
     }
     el['ledger-duplicates'].setAttribute('data-count', dups === null ? '' : String(dups));
     el['ledger-duplicates-box'].classList.toggle('has-dup', !!dups);
+    var suspects = l && Array.isArray(l.suspected) ? l.suspected.length : null;
+    el['ledger-suspected-box'].hidden = !state.proxied;
+    el['ledger-suspected'].textContent = suspects === null ? '–'
+      : (suspects === 0 ? '0 (no operations alike)'
+        : suspects + (suspects === 1 ? ' group' : ' groups') + ' of operations alike, each of which created a resource');
+    el['ledger-suspected'].setAttribute('data-count', suspects === null ? '' : String(suspects));
+    el['ledger-suspected-box'].classList.toggle('has-suspect', !!suspects);
     el['ledger-requests'].textContent = String(state.entries.length);
     el['ledger-plan'].textContent = describePlan(state.plan);
   }
@@ -678,12 +701,14 @@
   function laneRow(lane, index, trackWidth) {
     var f = facts(lane);
     var li = document.createElement('li');
-    li.className = 'lane' + (f.duplicate ? ' duplicate' : '') + (state.selected === lane.id ? ' selected' : '');
+    li.className = 'lane' + (f.duplicate ? ' duplicate' : '') + (f.suspected ? ' suspected' : '')
+      + (state.selected === lane.id ? ' selected' : '');
     li.style.top = (index * ROW_PX) + 'px';
     li.dataset.seats = String(f.seats);
     li.dataset.replays = String(f.replays);
     li.dataset.requests = String(lane.attempts.length);
     li.dataset.duplicate = String(f.duplicate);
+    li.dataset.suspected = String(f.suspected);
 
     var button = document.createElement('button');
     button.type = 'button';
@@ -702,6 +727,12 @@
       badge.className = 'badge-dup';
       badge.textContent = 'DUPLICATE';
       line.appendChild(badge);
+      line.appendChild(document.createTextNode(f.why + ' · ' + factLine(lane, f)));
+    } else if (f.suspected) {
+      var suspect = document.createElement('span');
+      suspect.className = 'badge-suspect';
+      suspect.textContent = 'SUSPECTED';
+      line.appendChild(suspect);
       line.appendChild(document.createTextNode(f.why + ' · ' + factLine(lane, f)));
     } else {
       line.textContent = factLine(lane, f);
@@ -911,7 +942,8 @@
     var f = facts(lane);
     el.story.hidden = false;
     el['story-heading'].textContent = 'Story of ' + laneName(lane);
-    el['story-summary'].textContent = (f.duplicate ? 'DUPLICATE: ' + f.why + '. ' : '') + factLine(lane, f) + '.'
+    el['story-summary'].textContent = (f.duplicate ? 'DUPLICATE: ' + f.why + '. ' : '')
+      + (f.suspected ? 'SUSPECTED DUPLICATE: ' + f.why + '. ' : '') + factLine(lane, f) + '.'
       + (lane.attempts.length > MAX_STORY_ATTEMPTS ? ' Showing the last ' + MAX_STORY_ATTEMPTS + ' attempts.' : '');
     el['story-summary'].classList.toggle('duplicate', f.duplicate);
     var attempts = lane.attempts.slice(-MAX_STORY_ATTEMPTS);

@@ -3,6 +3,7 @@ package dev.idempotent.seatgrant.server.consumer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.idempotent.seatgrant.server.FakeSeatServer;
+import dev.idempotent.seatgrant.server.JournalEntry;
 import dev.idempotent.seatgrant.server.ServerConfig;
 import dev.idempotent.seatgrant.worker.SeatRequested;
 import java.io.IOException;
@@ -21,7 +22,12 @@ import org.junit.jupiter.api.Test;
  * accept exactly the candidates the worker accepts. The agreed rule (issue 8 item 7; the worker's
  * {@code SeatRequested} Javadoc and the fake server's README say it in the same words):
  * <ul>
- *   <li>Idempotency-Key (the requestId): 1 to 255 characters, each 0x21 to 0x7E.</li>
+ *   <li>Idempotency-Key (the requestId): 1 to 255 characters, each 0x21 to 0x7E, not starting with {@code "}
+ *       (issue 35: the server reads a value that starts with {@code "} as an RFC 8941 sf-string and takes the string
+ *       it carries as the key, so a requestId {@code "r1"} would be deduped as {@code r1}). The server accepts a key
+ *       only when it takes it as itself: the candidate is sent as it is, and again in the structured form, and
+ *       each time the server must answer 201 and journal the candidate as the key exactly when the worker
+ *       accepts it.</li>
  *   <li>workspaceId and userId: not blank, at most 255 characters, no control character, no unpaired surrogate,
  *       and no leading or trailing whitespace ({@code !s.equals(s.strip())} is refused), otherwise kept as sent.</li>
  *   <li>role: {@code member}, {@code admin} or {@code viewer}, spelled exactly so (issue 22 item 5).</li>
@@ -33,7 +39,8 @@ class IdRuleAgreementTest {
 
     private static final List<String> KEYS = List.of(
             "req_1", "!", "~", "a!~b", "x".repeat(255), "x".repeat(256), "", "has space", "tab\tinside",
-            "del\u007f", "caf\u00e9", "snow\u2603", "under_score-dash.dot:colon/slash");
+            "del\u007f", "caf\u00e9", "snow\u2603", "under_score-dash.dot:colon/slash",
+            "\"r1\"", "\"", "\"open", "x\"y", "q\"", "back\\slash", "\"" + "x".repeat(254));
 
     private static final List<String> IDS = List.of(
             "ws_1", "Ada Lovelace", " lead", "trail ", "\tlead", "trail\t", "\u2003em", "em\u2003", "\u00a0nbsp",
@@ -46,12 +53,22 @@ class IdRuleAgreementTest {
     @Test
     void theServerAcceptsExactlyTheKeysIdsAndRolesSeatRequestedAccepts() throws Exception {
         List<String> disagreements = new ArrayList<>();
-        try (FakeSeatServer server = FakeSeatServer.start(ServerConfig.builder().build())) {
+        try (FakeSeatServer server = FakeSeatServer.start(ServerConfig.builder().build());
+             FakeSeatServer structured = FakeSeatServer.start(ServerConfig.builder().build())) {
             int n = 0;
             for (String key : KEYS) {
                 boolean worker = accepts(() -> new SeatRequested(key, "ws_1", "u_1"));
                 int status = post(server, key.getBytes(StandardCharsets.UTF_8), body("ws_1", "u_" + n++));
-                check(disagreements, "Idempotency-Key", key, worker, status);
+                checkKey(disagreements, "Idempotency-Key", key, worker, status, server);
+                if (key.chars().allMatch(c -> c >= 0x20 && c <= 0x7e)) {
+                    // The draft's form of the same key: a client that quotes it must get the same answer.
+                    status = post(structured, sfString(key).getBytes(StandardCharsets.US_ASCII),
+                            body("ws_1", "u_" + n++));
+                    checkKey(disagreements, "Idempotency-Key (as an sf-string)", key, worker, status, structured);
+                } else if (worker) {
+                    disagreements.add("Idempotency-Key " + visible(key) + ": the worker accepts a key no sf-string "
+                            + "can carry");
+                }
             }
             for (String id : IDS) {
                 String wsKey = "agree-ws-" + n;
@@ -81,6 +98,31 @@ class IdRuleAgreementTest {
             out.add(field + " " + visible(value) + ": worker " + (worker ? "accepts" : "refuses") + ", server "
                     + (server ? "accepts" : "refuses") + " (" + status + ")");
         }
+    }
+
+    /**
+     * As {@link #check}, where a 201 counts as accepting the key only when the server journaled {@code key} itself:
+     * a server that took it as another key ({@code "r1"} as {@code r1}) did not accept the key as sent.
+     */
+    private static void checkKey(List<String> out, String field, String key, boolean worker, int status,
+                                 FakeSeatServer server) {
+        if (status == 201) {
+            List<JournalEntry> journal = server.journal();
+            String journaled = journal.get(journal.size() - 1).idempotencyKey();
+            if (!key.equals(journaled)) {
+                if (worker) {
+                    out.add(field + " " + visible(key) + ": worker accepts, server takes it as another key "
+                            + visible(journaled));
+                }
+                return;
+            }
+        }
+        check(out, field, key, worker, status);
+    }
+
+    /** {@code key} as an RFC 8941 sf-string: quoted, with {@code \} and {@code "} escaped. */
+    private static String sfString(String key) {
+        return "\"" + key.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     private static boolean accepts(Runnable construct) {

@@ -11,7 +11,8 @@ import java.util.Objects;
  * <ul>
  *   <li>{@code requestId} becomes the {@code Idempotency-Key} of every POST for this event: 1 to
  *       {@value #MAX_REQUEST_ID_LENGTH} characters, each a visible ASCII character (0x21 to 0x7E); no space, no
- *       control character, nothing outside ASCII.</li>
+ *       control character, nothing outside ASCII; and not starting with {@code "} (the server reads such a key as a
+ *       structured-field string, the IETF draft's form of the key).</li>
  *   <li>{@code workspaceId} and {@code userId}: 1 to {@value #MAX_ID_LENGTH} characters, not blank, no leading or
  *       trailing whitespace ({@code s.equals(s.strip())}), no control character, no unpaired surrogate. Kept exactly
  *       as given otherwise: the worker never trims, so the id it grants is the id the producer sent.</li>
@@ -45,7 +46,8 @@ public record SeatRequested(String requestId, String workspaceId, String userId,
      * @param workspaceId the workspace receiving the seat
      * @param userId      the user receiving the seat
      * @param role        the seat's role, one of {@link #ROLES}
-     * @throws IllegalArgumentException if {@code requestId} is not a legal Idempotency-Key, an id is blank,
+     * @throws IllegalArgumentException if {@code requestId} is not a legal Idempotency-Key (or starts with
+     *     {@code "}), an id is blank,
      *     too long, padded with whitespace or holds a control character or an unpaired surrogate, or the role is
      *     not one of {@link #ROLES}
      * @throws NullPointerException     if a field is null
@@ -59,6 +61,11 @@ public record SeatRequested(String requestId, String workspaceId, String userId,
             // Reject at the edge: a key the server refuses would turn every delivery into a 400.
             throw new IllegalArgumentException(
                     "requestId must be 1 to " + MAX_REQUEST_ID_LENGTH + " visible ASCII characters (0x21 to 0x7E)");
+        }
+        if (requestId.charAt(0) == '"') {
+            // The server reads a key that starts with a double quote as a structured-field string, so it would
+            // dedupe this grant under another key ("r1" as r1), or refuse it.
+            throw new IllegalArgumentException("requestId must not start with a double quote (\")");
         }
         checkId(workspaceId, "workspaceId");
         checkId(userId, "userId");

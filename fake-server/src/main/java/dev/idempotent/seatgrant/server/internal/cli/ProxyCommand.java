@@ -33,7 +33,14 @@ public final class ProxyCommand {
               --fault-plan FILE        a fault plan in JSON; its rules name their own methods and paths
               --operation SPEC         what makes requests attempts of one operation: header:NAME (default
                                        header:Idempotency-Key; a request without it is fingerprinted by its
-                                       method, target and body) or fingerprint (keys ignored)
+                                       method, target and body), json:POINTER (that field of a JSON body, a
+                                       string or a number; the key header ignored; no field: fingerprinted) or
+                                       fingerprint (keys ignored)
+              --volatile-field PTR     a JSON body field that changes on every attempt (a timestamp, a nonce),
+                                       e.g. /sentAt; repeatable. Operations with the same method and path whose
+                                       bodies differ only in such fields, each creating a resource, are reported
+                                       as suspected duplicates
+              --suspect-window DUR     how close such operations must come (default 10s)
               --created SPEC           where a 2xx answer to POST, PUT or PATCH names what it created:
                                        header:NAME (default header:Location) or json:/pointer (e.g. json:/id);
                                        an answer that names nothing counts each 201 as one
@@ -183,6 +190,14 @@ public final class ProxyCommand {
             case "--created" -> {
                 String spec = Flags.value(queue, flag);
                 yield b -> set(flag, () -> b.created(spec));
+            }
+            case "--volatile-field" -> {
+                String pointer = Flags.value(queue, flag);
+                yield b -> set(flag, () -> b.volatileField(pointer));
+            }
+            case "--suspect-window" -> {
+                Duration window = Flags.duration(flag, Flags.value(queue, flag));
+                yield b -> b.suspectWindow(window);
             }
             case "--upstream-timeout" -> {
                 Duration timeout = Flags.duration(flag, Flags.value(queue, flag));

@@ -1,9 +1,6 @@
 package dev.idempotent.seatgrant.server.internal.http.proxy;
 
 import com.fasterxml.jackson.core.JsonPointer;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 
 /**
  * Where an upstream's answer names the resource it created: {@code header:NAME} (the default,
@@ -19,8 +16,6 @@ public record CreatedRule(String header, JsonPointer pointer) {
     /** Resource names are cut to this many characters: an id is short, a body is not. */
     static final int MAX_ID_LENGTH = 1024;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /**
      * Reads {@code header:NAME} or {@code json:/pointer}.
      *
@@ -35,15 +30,7 @@ public record CreatedRule(String header, JsonPointer pointer) {
             return new CreatedRule(name, null);
         }
         if (spec.startsWith("json:")) {
-            String pointer = spec.substring("json:".length());
-            if (!pointer.startsWith("/")) {
-                throw new IllegalArgumentException("json:POINTER needs a JSON pointer such as /id (RFC 6901)");
-            }
-            try {
-                return new CreatedRule(null, JsonPointer.compile(pointer));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("json:POINTER is not a JSON pointer (RFC 6901)");
-            }
+            return new CreatedRule(null, BodyJson.pointer(spec.substring("json:".length()), "json:POINTER"));
         }
         throw new IllegalArgumentException("a created resource is named by header:NAME or json:/pointer");
     }
@@ -71,15 +58,6 @@ public record CreatedRule(String header, JsonPointer pointer) {
     }
 
     private String jsonId(byte[] body) {
-        if (body.length == 0) {
-            return null;
-        }
-        JsonNode node;
-        try {
-            node = JSON.readTree(body).at(pointer);
-        } catch (IOException e) {
-            return null;
-        }
-        return node.isTextual() || node.isNumber() ? node.asText() : null;
+        return BodyJson.scalar(BodyJson.parse(body), pointer);
     }
 }

@@ -1,5 +1,8 @@
 package dev.idempotent.seatgrant.server.internal.http.proxy;
 
+import com.fasterxml.jackson.core.JsonPointer;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.idempotent.seatgrant.server.internal.http.SfString;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.FullHttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -13,12 +16,21 @@ import java.util.Set;
 /**
  * What makes requests attempts of one operation, for a proxy in front of an API it knows nothing about:
  * {@code header:NAME} takes that header's value when a request carries it and otherwise a fingerprint of what the
- * request sent (so a keyless retry of the same body is attempt 2 of the same operation); {@code fingerprint}
- * always fingerprints. Immutable.
+ * request sent (so a keyless retry of the same body is attempt 2 of the same operation); {@code json:POINTER} takes
+ * that field of a JSON body (a string or a number), for a client whose body changes on every attempt (a timestamp,
+ * a nonce) but carries its own intent id, and otherwise a fingerprint; {@code fingerprint} always fingerprints.
+ * Immutable.
  *
- * @param header the header read, as given (header names are case-insensitive); null for {@code fingerprint}
+ * <p>A key is named as it was meant: a value that starts with {@code "} is read as an RFC 8941 sf-string
+ * ({@link SfString}), so {@code "k2"} and {@code k2} are one operation; one that does not parse is named by its raw
+ * value (the proxy forwards it as it came and lets the upstream judge it). A byte outside 0x21 to 0x7E, and
+ * {@code %} itself, is written {@code %XX}, so a name never reinterprets bytes and no two keys share one.
+ *
+ * @param header  the header read, as given (header names are case-insensitive); null for {@code fingerprint} and
+ *                {@code json:POINTER}
+ * @param pointer the body field read; null unless {@code json:POINTER}
  */
-public record OperationRule(String header) {
+public record OperationRule(String header, JsonPointer pointer) {
 
     /** The default: the header a client that follows the IETF draft (and Stripe) sends. */
     public static final String DEFAULT = "header:Idempotency-Key";
@@ -29,25 +41,31 @@ public record OperationRule(String header) {
     /** A key longer than this is named by its hash, so an attempt count never holds a 16 KiB header. */
     private static final int MAX_KEY_IN_NAME = 255;
 
+    private static final String HEX_DIGITS = "0123456789ABCDEF";
+
     /**
      * An operation: its name (what the plan counts attempts of and the ledger groups by) and the key it carried.
      *
-     * @param name {@code key:VALUE}, {@code key-sha256:HEX} for a key over 255 characters, or {@code fingerprint:HEX}
-     * @param key  the header's value; null for a fingerprinted request
+     * @param name {@code key:VALUE}, {@code key-sha256:HEX} for a key over 255 characters, {@code json:POINTER=VALUE},
+     *             {@code json-sha256:HEX} for a value over 255 characters, or {@code fingerprint:HEX}
+     * @param key  the key as named (decoded, {@code %XX}-escaped); null for a request named otherwise
      */
     public record Operation(String name, String key) { }
 
     /**
-     * Reads {@code header:NAME} or {@code fingerprint}.
+     * Reads {@code header:NAME}, {@code json:POINTER} or {@code fingerprint}.
      *
      * @throws IllegalArgumentException naming what is wrong; never quoting more than the header name
      */
     public static OperationRule parse(String spec) {
         if (spec.equals("fingerprint")) {
-            return new OperationRule(null);
+            return new OperationRule(null, null);
+        }
+        if (spec.startsWith("json:")) {
+            return new OperationRule(null, BodyJson.pointer(spec.substring("json:".length()), "json:POINTER"));
         }
         if (!spec.startsWith("header:")) {
-            throw new IllegalArgumentException("an operation is header:NAME or fingerprint");
+            throw new IllegalArgumentException("an operation is header:NAME, json:POINTER or fingerprint");
         }
         String name = spec.substring("header:".length());
         if (!HeaderNames.isToken(name)) {
@@ -56,25 +74,113 @@ public record OperationRule(String header) {
         if (CREDENTIALS.contains(name.toLowerCase(Locale.ROOT))) {
             throw new IllegalArgumentException("header:" + name + " is refused: the journal would keep a credential");
         }
-        return new OperationRule(name);
+        return new OperationRule(name, null);
     }
 
-    /** The operation {@code request}, sent to {@code target} (its path and query), belongs to. */
-    public Operation of(FullHttpRequest request, String target) {
+    /** True when this rule reads the body's JSON: {@code json:POINTER}. */
+    public boolean readsBody() {
+        return pointer != null;
+    }
+
+    /**
+     * True when the request carries the key header empty ({@code Idempotency-Key:}, or {@code ""}): such a request
+     * names no operation, and naming it {@code key:} would make every such request one operation.
+     */
+    public boolean emptyKey(FullHttpRequest request) {
+        if (header == null) {
+            return false;
+        }
+        List<String> values = request.headers().getAll(header);
+        for (String value : values) {
+            if (value.isEmpty()) {
+                return true;
+            }
+        }
+        if (values.size() == 1 && SfString.isStructured(values.get(0))) {
+            try {
+                return SfString.decode(values.get(0)).isEmpty();
+            } catch (SfString.Invalid e) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The operation {@code request}, sent to {@code target} (its path and query), belongs to.
+     *
+     * @param json the body as JSON, read when {@link #readsBody()}; null when it is not JSON or was not read
+     */
+    public Operation of(FullHttpRequest request, String target, JsonNode json) {
         if (header != null) {
             List<String> values = request.headers().getAll(header);
             if (!values.isEmpty()) {
-                String key = String.join(", ", values);
+                String key = keyName(String.join(", ", values));
                 String name = key.length() <= MAX_KEY_IN_NAME ? "key:" + key
-                        : "key-sha256:" + hex(digest(key.getBytes(StandardCharsets.UTF_8)), 32);
+                        : "key-sha256:" + hex(digest(key.getBytes(StandardCharsets.US_ASCII)), 32);
                 return new Operation(name, key);
+            }
+        }
+        if (pointer != null && json != null) {
+            String value = BodyJson.scalar(json, pointer);
+            if (value != null) {
+                String named = pointer + "=" + value;
+                return new Operation(value.length() <= MAX_KEY_IN_NAME ? "json:" + named
+                        : "json-sha256:" + hex(digest(named.getBytes(StandardCharsets.UTF_8)), 32), null);
             }
         }
         return new Operation("fingerprint:" + fingerprint(request.method().name(), target, request.content()), null);
     }
 
-    /** {@code header:NAME} or {@code fingerprint}, as the flag takes it. */
+    /**
+     * The key a header value carries, as a name shows it: decoded when it is an sf-string, escaped so that each byte
+     * outside 0x21 to 0x7E (and {@code %}) reads {@code %XX}, and a decoded key that starts with {@code "} reads
+     * {@code %22}, so it never looks like a raw value that failed to parse.
+     */
+    static String keyName(String value) {
+        if (SfString.isStructured(value)) {
+            try {
+                String decoded = SfString.decode(value);
+                String escaped = escape(decoded);
+                return decoded.startsWith("\"") ? "%22" + escaped.substring(1) : escaped;
+            } catch (SfString.Invalid e) {
+                // Not ours to refuse: the upstream answers it; its attempts still share its raw value.
+                return escape(value);
+            }
+        }
+        return escape(value);
+    }
+
+    /**
+     * {@code value}'s characters as bytes (Netty reads each header byte as one character from 0 to 255), those
+     * outside 0x21 to 0x7E and {@code %} as {@code %XX}.
+     */
+    private static String escape(String value) {
+        StringBuilder out = null;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c >= 0x21 && c <= 0x7e && c != '%') {
+                if (out != null) {
+                    out.append(c);
+                }
+                continue;
+            }
+            if (out == null) {
+                out = new StringBuilder(value.length() + 16).append(value, 0, i);
+            }
+            byte[] bytes = c <= 0xff ? new byte[] {(byte) c} : String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+            for (byte b : bytes) {
+                out.append('%').append(HEX_DIGITS.charAt((b >> 4) & 0xf)).append(HEX_DIGITS.charAt(b & 0xf));
+            }
+        }
+        return out == null ? value : out.toString();
+    }
+
+    /** {@code header:NAME}, {@code json:POINTER} or {@code fingerprint}, as the flag takes it. */
     public String spec() {
+        if (pointer != null) {
+            return "json:" + pointer;
+        }
         return header == null ? "fingerprint" : "header:" + header;
     }
 

@@ -1,5 +1,6 @@
 package dev.idempotent.seatgrant.server.internal.http.proxy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -79,10 +80,24 @@ public final class ProxyRoutes implements Routes {
             }
             target = UriParts.originForm(target);
         }
-        OperationRule.Operation operation = core.operations().of(request, target);
+        OperationRule rule = core.operations();
+        if (rule.emptyKey(request)) {
+            // As serve refuses it: an empty key names no operation, and would make all such requests one.
+            new ProxiedRequest(core.journal(), exchange.firstByteAt(), method, exchange.path(), null)
+                    .refuse(exchange, Problems.problem(400, "invalid-idempotency-key",
+                            rule.header() + " is empty: send a key, or no " + rule.header() + " header"));
+            return;
+        }
+        boolean write = WRITES.contains(method);
+        SuspectRule suspects = core.ledger().suspectRule();
+        // Parsed once, on this event loop, and only when a rule reads the body.
+        JsonNode json = rule.readsBody() || (write && suspects.readsBody()) ? BodyJson.parse(request.content()) : null;
+        OperationRule.Operation operation = rule.of(request, target, json);
+        ResourceLedger.Write sent = write ? new ResourceLedger.Write(method, exchange.path(),
+                suspects.shape(method, exchange.path(), request.content(), json),
+                exchange.firstByteAt().toEpochMilli()) : null;
         ProxiedRequest proxied = new ProxiedRequest(core.journal(), exchange.firstByteAt(), method, exchange.path(),
                 operation);
-        boolean write = WRITES.contains(method);
         HttpMethod httpMethod = request.method();
         String origin = target;
         long generation = core.generations().current();
@@ -101,7 +116,7 @@ public final class ProxyRoutes implements Routes {
                     proxied.upstream(result);
                     try {
                         reply.complete(core.generations().write(generation,
-                                () -> replyFor(result, httpMethod, operation.name(), write)));
+                                () -> replyFor(result, httpMethod, operation.name(), sent)));
                     } catch (RuntimeException e) {
                         reply.completeExceptionally(e);
                     }
@@ -123,18 +138,23 @@ public final class ProxyRoutes implements Routes {
         return LogSafe.path(path);
     }
 
-    /** The upstream's answer for the client, marked with what it created; or the problem its failure is. */
-    private Reply replyFor(UpstreamResult result, HttpMethod method, String operation, boolean write) {
+    /**
+     * The upstream's answer for the client, marked with what it created; or the problem its failure is.
+     *
+     * @param sent the write, for the ledger; null for a method that creates nothing
+     */
+    private Reply replyFor(UpstreamResult result, HttpMethod method, String operation, ResourceLedger.Write sent) {
         if (result instanceof UpstreamResult.Answer answer) {
             Reply reply = Forwarding.reply(answer, method);
-            if (!write) {
+            if (sent == null) {
                 return reply;
             }
-            ResourceLedger.Mark mark = core.ledger().record(operation, true, answer, core.created().idIn(answer));
+            ResourceLedger.Mark mark = core.ledger().record(operation, true, answer, core.created().idIn(answer),
+                    sent);
             return reply.withSeat(mark.resource(), mark.created());
         }
         UpstreamError error = ((UpstreamResult.Failure) result).error();
-        if (write && error.mayHaveActed()) {
+        if (sent != null && error.mayHaveActed()) {
             // It may have reached the upstream and acted: the operation counts, though no answer names a resource.
             core.ledger().record(operation, true, null, null);
         }
@@ -154,6 +174,16 @@ public final class ProxyRoutes implements Routes {
             item.put("operation", d.operation());
             ArrayNode ids = item.putArray("created");
             d.created().forEach(ids::add);
+        }
+        ArrayNode suspects = node.putArray("suspected");
+        for (ProxyLedger.Suspected group : ledger.suspected()) {
+            ObjectNode item = suspects.addObject();
+            item.put("method", group.method());
+            item.put("path", group.path());
+            ArrayNode operations = item.putArray("operations");
+            group.operations().forEach(operations::add);
+            ArrayNode ids = item.putArray("created");
+            group.created().forEach(ids::add);
         }
         return node;
     }

@@ -1,6 +1,7 @@
 package dev.idempotent.seatgrant.server.internal.http.seats;
 
 import dev.idempotent.seatgrant.server.internal.http.JsonMediaType;
+import dev.idempotent.seatgrant.server.internal.http.SfString;
 import java.util.Optional;
 
 /** The seat API's rules for what a request may carry beyond its body: the key, the media type, a seat id. */
@@ -11,9 +12,23 @@ final class SeatInput {
     private SeatInput() {
     }
 
-    /** 1 to 255 characters, each visible ASCII (0x21 to 0x7E): no space, no control character, nothing else. */
+    /**
+     * The key an {@code Idempotency-Key} value carries: the value as it is, or, when it starts with {@code "}, the
+     * string of the sf-string it is (the IETF draft's form), so {@code "k2"} and {@code k2} are one key.
+     *
+     * @throws SfString.Invalid when it starts with {@code "} and is not an sf-string
+     */
+    static String key(String value) throws SfString.Invalid {
+        return SfString.isStructured(value) ? SfString.decode(value) : value;
+    }
+
+    /**
+     * 1 to 255 characters, each visible ASCII (0x21 to 0x7E): no space, no control character, nothing else; and
+     * not starting with {@code "}, which would make a key sent as it is read as a structured-field string, so that
+     * every key means the same in both forms (the worker's {@code SeatRequested} has the same rule).
+     */
     static boolean validKey(String key) {
-        if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
+        if (key.isEmpty() || key.length() > MAX_KEY_LENGTH || key.charAt(0) == '"') {
             return false;
         }
         for (int i = 0; i < key.length(); i++) {

@@ -10,6 +10,7 @@ import dev.idempotent.seatgrant.server.internal.http.LogSafe;
 import dev.idempotent.seatgrant.server.internal.http.Problems;
 import dev.idempotent.seatgrant.server.internal.http.Reply;
 import dev.idempotent.seatgrant.server.internal.http.Routes;
+import dev.idempotent.seatgrant.server.internal.http.SfString;
 import dev.idempotent.seatgrant.server.internal.http.UriParts;
 import dev.idempotent.seatgrant.server.internal.http.admin.AdminAccess;
 import dev.idempotent.seatgrant.server.internal.http.admin.AdminRoutes;
@@ -154,11 +155,20 @@ public final class SeatRoutes implements Routes {
                     Problems.problem(400, "invalid-idempotency-key", "send one Idempotency-Key header"));
             return;
         }
-        String key = keys.isEmpty() ? null : keys.get(0);
+        String key;
+        try {
+            key = keys.isEmpty() ? null : SeatInput.key(keys.get(0));
+        } catch (SfString.Invalid e) {
+            journal.answer(exchange, draft, Problems.problem(400, "invalid-idempotency-key",
+                    "Idempotency-Key starts with a double quote but is not a structured-field string: "
+                            + e.getMessage()));
+            return;
+        }
         if (key != null && !SeatInput.validKey(key)) {
             journal.answer(exchange, draft, Problems.problem(400, "invalid-idempotency-key",
                     "Idempotency-Key must be 1 to " + SeatInput.MAX_KEY_LENGTH
-                            + " visible ASCII characters (no spaces)"));
+                            + " visible ASCII characters (no spaces), not starting with a double quote"
+                            + " (in either form: as it is, or as a structured-field string)"));
             return;
         }
         JournalDraft keyed = draft.withKey(key);
