@@ -96,7 +96,7 @@ class AssertNoSuspectedDuplicatesTest {
         ProxyLedger ledger = fake.proxyLedger();
         assertEquals(1, ledger.duplicates().size());
         assertEquals(1, ledger.suspected().size());
-        assertTrue(message.startsWith("Expected at most one seat (or resource)"), message);
+        assertTrue(message.startsWith("Expected at most one resource per operation"), message);
         int also = message.indexOf("\nAlso 1 suspected duplicate (");
         assertTrue(also > message.indexOf(ledger.duplicates().get(0).operation()), message);
         for (String operation : ledger.suspected().get(0).operations()) {
