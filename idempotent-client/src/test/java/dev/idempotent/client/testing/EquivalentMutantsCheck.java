@@ -1,4 +1,4 @@
-package dev.idempotent.seatgrant.worker.testing;
+package dev.idempotent.client.testing;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

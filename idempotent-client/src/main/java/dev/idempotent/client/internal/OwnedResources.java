@@ -1,6 +1,6 @@
-package dev.idempotent.seatgrant.worker.internal;
+package dev.idempotent.client.internal;
 
-import dev.idempotent.seatgrant.worker.Scheduler;
+import dev.idempotent.client.Scheduler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.http.HttpClient;
@@ -18,11 +18,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The threads and the client a worker creates for itself, and how it lets them go. Nothing here touches what
+ * The threads and the client an idempotent client creates for itself, and how it lets them go. Nothing here touches what
  * the caller passed in. Thread-safe.
  *
  * <ul>
- *   <li>The HTTP client runs on an executor of ours, so closing stops its worker threads at once. On Java 21+
+ *   <li>The HTTP client runs on an executor of ours, so closing stops its threads at once. On Java 21+
  *       {@code HttpClient.shutdownNow()} and {@code awaitTermination} stop its selector thread too; they are
  *       called reflectively because the release is 17. On 17 the JDK stops that thread by itself once the
  *       client is unreachable.</li>
@@ -31,10 +31,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class OwnedResources implements Scheduler, AutoCloseable {
 
-    private static final AtomicInteger WORKERS = new AtomicInteger();
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
-    private final int id = WORKERS.incrementAndGet();
+    private final int id = INSTANCES.incrementAndGet();
+    private final String threadPrefix;
     private final ExecutorService httpExecutor;
     private final HttpClient client;
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
@@ -42,22 +43,24 @@ public final class OwnedResources implements Scheduler, AutoCloseable {
     private boolean closed;
 
     /**
-     * Resources for one worker.
+     * Resources for one client.
      *
      * @param ownClient      whether to build an HTTP client (false when the caller gave one)
      * @param connectTimeout the connect timeout of that client
+     * @param threadPrefix   how the threads' names start (the client's retry name), so a thread dump says whose
      */
-    public OwnedResources(boolean ownClient, Duration connectTimeout) {
+    public OwnedResources(boolean ownClient, Duration connectTimeout, String threadPrefix) {
+        this.threadPrefix = threadPrefix + "-" + id;
         if (ownClient) {
-            this.httpExecutor = Executors.newCachedThreadPool(daemon("seat-grant-" + id + "-http-", threads));
-            this.client = SeatsApi.newClient(connectTimeout, httpExecutor);
+            this.httpExecutor = Executors.newCachedThreadPool(daemon(this.threadPrefix + "-http-", threads));
+            this.client = Transport.newClient(connectTimeout, httpExecutor);
         } else {
             this.httpExecutor = null;
             this.client = null;
         }
     }
 
-    /** {@return the client this worker built, or null when it uses the caller's} */
+    /** {@return the client this instance built, or null when it uses the caller's} */
     public HttpClient client() {
         return client;
     }
@@ -67,12 +70,12 @@ public final class OwnedResources implements Scheduler, AutoCloseable {
         ScheduledExecutorService t;
         synchronized (this) {
             if (closed) {
-                return CompletableFuture.failedFuture(new IllegalStateException("worker is closed"));
+                return CompletableFuture.failedFuture(new IllegalStateException("the client is closed"));
             }
             if (timer == null) {
                 ScheduledThreadPoolExecutor created =
-                        new ScheduledThreadPoolExecutor(1, daemon("seat-grant-" + id + "-timer-", threads));
-                // A cancelled grant's wait leaves the queue at once instead of at its due time.
+                        new ScheduledThreadPoolExecutor(1, daemon(threadPrefix + "-timer-", threads));
+                // A cancelled call's wait leaves the queue at once instead of at its due time.
                 created.setRemoveOnCancelPolicy(true);
                 timer = created;
             }

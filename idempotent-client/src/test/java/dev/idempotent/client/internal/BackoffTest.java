@@ -1,4 +1,4 @@
-package dev.idempotent.seatgrant.worker.internal;
+package dev.idempotent.client.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package dev.idempotent.seatgrant.worker.internal;
+package dev.idempotent.client.internal;
 
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -17,8 +17,8 @@ import java.util.Optional;
  *       after the first attempt and doubles after each later one, never above {@code maxDelay}. Full jitter
  *       spreads a burst of failing workers instead of re-synchronising them.</li>
  *   <li>A {@code Retry-After} (delay-seconds or HTTP-date) wins over the computed wait: the server knows its
- *       own recovery time. It is capped at {@code retryAfterCap} so one header cannot park a worker.</li>
- *   <li>Deadline-aware: if the wait would reach the event's deadline, stop now rather than sleep into a
+ *       own recovery time. It is capped at {@code retryAfterCap} so one header cannot park a caller.</li>
+ *   <li>Deadline-aware: if the wait would reach the call's deadline, stop now rather than sleep into a
  *       deadline that leaves no time for the attempt.</li>
  * </ul>
  */
@@ -29,7 +29,7 @@ public final class Backoff {
     private final Duration retryAfterCap;
 
     /**
-     * A backoff policy; it holds no per-event state, so one instance serves every event.
+     * A backoff policy; it holds no per-call state, so one instance serves every call.
      *
      * @param baseDelay     the first ceiling
      * @param maxDelay      the highest ceiling
@@ -47,19 +47,36 @@ public final class Backoff {
      * @param attempt    attempts made so far (1 after the first failure)
      * @param retryAfter the raw Retry-After header of the last answer, if any
      * @param now        the current instant
-     * @param deadline   the event's deadline
+     * @param deadline   the call's deadline
      * @param unitRandom a draw from {@code [0, 1)}
      * @return the wait, or empty when the deadline leaves no room for another attempt
      */
     public Optional<Duration> next(int attempt, Optional<String> retryAfter, Instant now, Instant deadline,
             double unitRandom) {
+        return next(attempt, Optional.empty(), retryAfter, now, deadline, unitRandom);
+    }
+
+    /**
+     * The wait before attempt {@code attempt + 1}, or empty to stop, when a caller's rule may have asked for a wait
+     * of its own: that wait wins over the header, and is capped and deadline-checked the same way.
+     *
+     * @param attempt    attempts made so far (1 after the first failure)
+     * @param asked      the wait a rule asked for, if any
+     * @param retryAfter the raw Retry-After header of the last answer, if any
+     * @param now        the current instant
+     * @param deadline   the call's deadline
+     * @param unitRandom a draw from {@code [0, 1)}
+     * @return the wait, or empty when the deadline leaves no room for another attempt
+     */
+    public Optional<Duration> next(int attempt, Optional<Duration> asked, Optional<String> retryAfter, Instant now,
+            Instant deadline, double unitRandom) {
         if (attempt < 1) {
             throw new IllegalArgumentException("attempt must be at least 1");
         }
         if (unitRandom < 0 || unitRandom >= 1) {
             throw new IllegalArgumentException("unitRandom must be in [0, 1)");
         }
-        Duration wait = retryAfter.flatMap(h -> parseRetryAfter(h, now))
+        Duration wait = asked.or(() -> retryAfter.flatMap(h -> parseRetryAfter(h, now)))
                 .map(d -> d.compareTo(retryAfterCap) > 0 ? retryAfterCap : d)
                 .orElseGet(() -> Duration.ofMillis(Math.round(unitRandom * ceilingMillis(attempt))));
         if (!now.plus(wait).isBefore(deadline)) {

@@ -1,4 +1,4 @@
-package dev.idempotent.seatgrant.worker.internal;
+package dev.idempotent.client.internal;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -18,14 +18,14 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a worker's own timer does at its edges: a closed owner schedules nothing, the timer thread is a daemon
+ * What a client's own timer does at its edges: a closed owner schedules nothing, the timer thread is a daemon
  * whichever thread started it, and closing from an interrupted thread keeps the interrupt for the caller.
  */
 class OwnedResourcesTest {
 
     @Test
     void aClosedOwnerFailsAWaitInsteadOfSchedulingIt() {
-        OwnedResources owned = new OwnedResources(false, Duration.ofSeconds(1));
+        OwnedResources owned = new OwnedResources(false, Duration.ofSeconds(1), "owned-test");
         assertNull(owned.client(), "the caller's client is used; none is built");
         owned.close();
 
@@ -38,7 +38,7 @@ class OwnedResourcesTest {
     @Test
     void theTimerThreadIsADaemonEvenWhenANonDaemonThreadStartsIt() throws Exception {
         Set<Thread> before = Thread.getAllStackTraces().keySet();
-        OwnedResources owned = new OwnedResources(false, Duration.ofSeconds(1));
+        OwnedResources owned = new OwnedResources(false, Duration.ofSeconds(1), "owned-test");
         AtomicReference<Throwable> failed = new AtomicReference<>();
         // A new thread inherits its creator's daemon flag; a non-daemon creator shows whether the factory sets it.
         Thread starter = new Thread(() -> {
@@ -55,7 +55,7 @@ class OwnedResourcesTest {
             assertFalse(starter.isAlive(), "the wait completed");
             assertNull(failed.get());
             List<Thread> timers = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> !before.contains(t) && t.getName().startsWith("seat-grant-")
+                    .filter(t -> !before.contains(t) && t.getName().startsWith("owned-test-")
                             && t.getName().contains("-timer-"))
                     .toList();
             assertFalse(timers.isEmpty(), "the wait ran on a timer thread of the owner's own");
@@ -90,7 +90,7 @@ class OwnedResourcesTest {
     private static OwnedResources busyTimer(CountDownLatch release) throws InterruptedException {
         Thread self = Thread.currentThread();
         for (int tries = 0; tries < 20; tries++) {
-            OwnedResources owned = new OwnedResources(false, Duration.ofSeconds(1));
+            OwnedResources owned = new OwnedResources(false, Duration.ofSeconds(1), "owned-test");
             CountDownLatch onTimer = new CountDownLatch(1);
             owned.delay(Duration.ofMillis(50)).thenRun(() -> {
                 if (Thread.currentThread() != self) {

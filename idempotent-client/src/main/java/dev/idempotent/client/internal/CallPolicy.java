@@ -1,15 +1,13 @@
-package dev.idempotent.seatgrant.worker.internal;
+package dev.idempotent.client.internal;
 
-import dev.idempotent.seatgrant.worker.GrantException;
-import dev.idempotent.seatgrant.worker.GrantExhaustedException;
-import dev.idempotent.seatgrant.worker.GrantInterruptedException;
-import dev.idempotent.seatgrant.worker.GrantListener;
-import dev.idempotent.seatgrant.worker.GrantListener.AttemptEvent;
-import dev.idempotent.seatgrant.worker.GrantListener.Outcome;
-import dev.idempotent.seatgrant.worker.GrantListener.OutcomeEvent;
-import dev.idempotent.seatgrant.worker.GrantOutcome;
-import dev.idempotent.seatgrant.worker.GrantRejectedException;
-import dev.idempotent.seatgrant.worker.SeatGrantConfig;
+import dev.idempotent.client.IdempotentListener.AttemptEvent;
+import dev.idempotent.client.IdempotentListener.Outcome;
+import dev.idempotent.client.IdempotentListener.OutcomeEvent;
+import dev.idempotent.client.IdempotentRequestException;
+import dev.idempotent.client.IdempotentResponse;
+import dev.idempotent.client.RequestInterruptedException;
+import dev.idempotent.client.RequestRejectedException;
+import dev.idempotent.client.RetriesExhaustedException;
 import io.github.resilience4j.core.IntervalBiFunction;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
@@ -25,20 +23,51 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleSupplier;
 
 /**
- * The retry policy one worker applies to every call, sync or async: one resilience4j {@link Retry} (named
- * {@value #RETRY_NAME}) that counts every call, the {@link Classifier}'s verdicts, the {@link Backoff}'s waits, and
- * the events and listener calls that report them. The loops that send and wait live in the worker; everything
- * they decide, they ask a {@link Run} of this policy. Thread-safe.
+ * The retry policy one client applies to every call, sync or async: one resilience4j {@link Retry} (named as the
+ * client's {@link Limits#retryName()}) that counts every call, the {@link Classifier}'s decisions, the
+ * {@link Backoff}'s waits, and the events and listener calls that report them. The loops that send and wait live in
+ * the client; everything they decide, they ask a {@link Run} of this policy. Thread-safe.
  *
  * <p>How a call maps onto resilience4j's counters: a grant or replay is {@code onComplete} (successful with or
  * without retry); running out of attempts is {@code onResult} then {@code onComplete} (failed with retry); a
  * rejection, a deadline, an interrupt or a cancellation is {@code onError} with an exception resilience4j is told
  * never to retry (failed without retry, its "ignored error" event).
  */
-public final class GrantPolicy {
+public final class CallPolicy {
 
-    /** The name of the worker's resilience4j Retry. */
-    public static final String RETRY_NAME = "seat-grant";
+    /**
+     * A client's budgets.
+     *
+     * @param retryName      the resilience4j Retry's name
+     * @param maxAttempts    attempts per call, the first included
+     * @param baseDelay      the first jitter ceiling
+     * @param maxDelay       the highest jitter ceiling
+     * @param retryAfterCap  the longest server-requested wait honoured
+     * @param callTimeout    one call's budget: all attempts and waits
+     * @param attemptTimeout one attempt's budget, from send to the last body byte
+     */
+    public record Limits(String retryName, int maxAttempts, Duration baseDelay, Duration maxDelay,
+            Duration retryAfterCap, Duration callTimeout, Duration attemptTimeout) {
+        /**
+         * Checks for nulls.
+         *
+         * @param retryName      the Retry's name
+         * @param maxAttempts    attempts per call
+         * @param baseDelay      the first jitter ceiling
+         * @param maxDelay       the highest jitter ceiling
+         * @param retryAfterCap  the longest Retry-After honoured
+         * @param callTimeout    one call's budget
+         * @param attemptTimeout one attempt's budget
+         */
+        public Limits {
+            Objects.requireNonNull(retryName, "retryName");
+            Objects.requireNonNull(baseDelay, "baseDelay");
+            Objects.requireNonNull(maxDelay, "maxDelay");
+            Objects.requireNonNull(retryAfterCap, "retryAfterCap");
+            Objects.requireNonNull(callTimeout, "callTimeout");
+            Objects.requireNonNull(attemptTimeout, "attemptTimeout");
+        }
+    }
 
     /**
      * What resilience4j sees of one attempt: the verdict, and the wait the backoff chose (empty when the deadline
@@ -47,7 +76,7 @@ public final class GrantPolicy {
      * @param verdict what the answer meant
      * @param backoff the wait before the next attempt, when there is time for one
      */
-    public record Attempted(Verdict verdict, Optional<Duration> backoff) {
+    public record Attempted(Decision verdict, Optional<Duration> backoff) {
         /**
          * Checks for nulls.
          *
@@ -63,18 +92,18 @@ public final class GrantPolicy {
     /** What the loop does after an attempt: return, throw, or wait and try again. */
     public sealed interface Step {
         /**
-         * The grant is done.
+         * The call is done.
          *
-         * @param outcome granted or replayed
+         * @param response the answer, created or replayed
          */
-        record Finished(GrantOutcome outcome) implements Step { }
+        record Finished(IdempotentResponse response) implements Step { }
 
         /**
-         * The grant failed; the outcome is already reported.
+         * The call failed; the outcome is already reported.
          *
          * @param failure what to throw (or complete exceptionally with)
          */
-        record Failed(GrantException failure) implements Step { }
+        record Failed(IdempotentRequestException failure) implements Step { }
 
         /**
          * Wait, then attempt again.
@@ -84,42 +113,45 @@ public final class GrantPolicy {
         record Wait(Duration delay) implements Step { }
     }
 
-    private final SeatGrantConfig config;
-    private final Classifier classifier = new Classifier();
+    private final Limits config;
+    private final Classifier classifier;
     private final Backoff backoff;
-    private final GrantEvents events;
+    private final ClientEvents events;
     private final Clock clock;
     private final DoubleSupplier random;
     private final Retry retry;
 
     /**
-     * The policy of one worker.
+     * The policy of one client.
      *
-     * @param config   the budgets and the listener
-     * @param clock    drives deadlines, elapsed times and HTTP-date Retry-After
-     * @param random   draws from {@code [0, 1)} for the jitter
+     * @param config     the budgets
+     * @param classifier what answers mean
+     * @param events     where attempts and outcomes are reported
+     * @param clock      drives deadlines, elapsed times and HTTP-date Retry-After
+     * @param random     draws from {@code [0, 1)} for the jitter
      */
-    public GrantPolicy(SeatGrantConfig config, Clock clock, DoubleSupplier random) {
+    public CallPolicy(Limits config, Classifier classifier, ClientEvents events, Clock clock, DoubleSupplier random) {
         this.config = Objects.requireNonNull(config, "config");
+        this.classifier = Objects.requireNonNull(classifier, "classifier");
+        this.events = Objects.requireNonNull(events, "events");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.random = Objects.requireNonNull(random, "random");
         this.backoff = new Backoff(config.baseDelay(), config.maxDelay(), config.retryAfterCap());
-        this.events = new GrantEvents(config.listener());
         IntervalBiFunction<Attempted> interval = (attempt, result) -> result.get().backoff()
                 .orElseThrow(() -> new IllegalStateException("asked for an interval the backoff refused"))
                 .toMillis();
         RetryConfig retryConfig = RetryConfig.<Attempted>custom()
                 .maxAttempts(config.maxAttempts())
-                .retryOnResult(a -> a.verdict() instanceof Verdict.Retry)
-                // Transport failures reach resilience4j as results (Verdict.Retry), never as exceptions; an
+                .retryOnResult(a -> a.verdict() instanceof Decision.Retry)
+                // Transport failures reach resilience4j as results (Decision.Retry), never as exceptions; an
                 // exception here is how a call that ended early is counted, and it is never retried.
                 .retryOnException(e -> false)
                 .intervalBiFunction(interval)
                 .build();
-        this.retry = Retry.of(RETRY_NAME, retryConfig);
+        this.retry = Retry.of(config.retryName(), retryConfig);
     }
 
-    /** {@return the one resilience4j Retry every call of this worker runs through} */
+    /** {@return the one resilience4j Retry every call of this client runs through} */
     public Retry retry() {
         return retry;
     }
@@ -132,17 +164,17 @@ public final class GrantPolicy {
     /**
      * Starts one call: a fresh resilience4j context, the clock started, the deadline fixed.
      *
-     * @param requestId      the event's requestId
+     * @param key            the call's key
      * @param callerDeadline the caller's deadline, if any; the earlier of it and the call timeout wins
      * @return the call's bookkeeping
      */
-    public Run start(String requestId, Optional<Instant> callerDeadline) {
+    public Run start(String key, Optional<Instant> callerDeadline) {
         Instant start = clock.instant();
         Instant deadline = start.plus(config.callTimeout());
         if (callerDeadline.isPresent() && callerDeadline.get().isBefore(deadline)) {
             deadline = callerDeadline.get();
         }
-        return new Run(requestId, start, deadline, retry.asyncContext());
+        return new Run(key, start, deadline, retry.asyncContext());
     }
 
     /**
@@ -151,23 +183,23 @@ public final class GrantPolicy {
      * any thread, so the outcome is reported exactly once, by whoever ends the call first.
      */
     public final class Run {
-        private final String requestId;
+        private final String key;
         private final Instant start;
         private final Instant deadline;
         private final Retry.AsyncContext<Attempted> context;
         private final AtomicInteger attempts = new AtomicInteger();
         private final AtomicBoolean ended = new AtomicBoolean();
-        private volatile Verdict.Retry lastRetry;
+        private volatile Decision.Retry lastRetry;
         private volatile Instant attemptStarted;
 
-        private Run(String requestId, Instant start, Instant deadline, Retry.AsyncContext<Attempted> context) {
-            this.requestId = Objects.requireNonNull(requestId, "requestId");
+        private Run(String key, Instant start, Instant deadline, Retry.AsyncContext<Attempted> context) {
+            this.key = Objects.requireNonNull(key, "key");
             this.start = start;
             this.deadline = deadline;
             this.context = context;
         }
 
-        /** {@return POSTs sent or started so far} */
+        /** {@return attempts sent or started so far} */
         public int attempts() {
             return attempts.get();
         }
@@ -190,7 +222,7 @@ public final class GrantPolicy {
             }
             attempts.incrementAndGet();
             attemptStarted = clock.instant();
-            return Optional.of(remaining.compareTo(config.requestTimeout()) < 0 ? remaining : config.requestTimeout());
+            return Optional.of(remaining.compareTo(config.attemptTimeout()) < 0 ? remaining : config.attemptTimeout());
         }
 
         /**
@@ -199,11 +231,11 @@ public final class GrantPolicy {
          *
          * @return the exception to throw
          */
-        public GrantExhaustedException outOfTime() {
-            Verdict.Retry last = lastRetry != null ? lastRetry
-                    : new Verdict.Retry(OptionalInt.empty(), Optional.empty(), "deadline passed before the first attempt",
-                            Optional.empty());
-            GrantExhaustedException e = exhausted(GrantExhaustedException.Limit.DEADLINE, last);
+        public RetriesExhaustedException outOfTime() {
+            Decision.Retry last = lastRetry != null ? lastRetry
+                    : new Decision.Retry(OptionalInt.empty(), Optional.empty(), Optional.empty(),
+                            "deadline passed before the first attempt", Optional.empty());
+            RetriesExhaustedException e = exhausted(RetriesExhaustedException.Limit.DEADLINE, last);
             endWithError(e, Outcome.EXHAUSTED, last.status());
             return e;
         }
@@ -214,38 +246,36 @@ public final class GrantPolicy {
          * @param verdict the classifier's reading of the answer or the failure
          * @return finish, fail or wait
          */
-        public Step settle(Verdict verdict) {
+        public Step settle(Decision verdict) {
             int attempt = attempts.get();
             Duration took = sinceAttemptStarted();
-            if (verdict instanceof Verdict.Done done) {
-                boolean replayed = done instanceof Verdict.Replay;
-                Outcome outcome = replayed ? Outcome.REPLAYED : Outcome.GRANTED;
-                events.attempt(new AttemptEvent(requestId, attempt, outcome, OptionalInt.of(done.status()),
-                        Optional.of(done.seatId()), Optional.empty(), done.reason(), Optional.empty(), took));
+            if (verdict instanceof Decision.Done done) {
+                IdempotentResponse answer = done.answer();
+                Outcome outcome = answer.replayed() ? Outcome.REPLAYED : Outcome.CREATED;
+                events.attempt(new AttemptEvent(key, attempt, outcome, OptionalInt.of(answer.status()),
+                        answer.resourceId(), Optional.empty(), done.reason(), Optional.empty(), took));
                 if (end()) {
                     context.onComplete();
-                    report(outcome, OptionalInt.of(done.status()), Optional.of(done.seatId()));
+                    report(outcome, OptionalInt.of(answer.status()), answer.resourceId());
                 }
-                return new Step.Finished(replayed
-                        ? new GrantOutcome.Replayed(done.seatId(), attempt)
-                        : new GrantOutcome.Granted(done.seatId(), attempt));
+                return new Step.Finished(answer);
             }
-            if (verdict instanceof Verdict.GiveUp g) {
-                events.attempt(new AttemptEvent(requestId, attempt, Outcome.REJECTED, OptionalInt.of(g.status()),
+            if (verdict instanceof Decision.GiveUp g) {
+                events.attempt(new AttemptEvent(key, attempt, Outcome.REJECTED, OptionalInt.of(g.status()),
                         Optional.empty(), Optional.empty(), g.reason(), Optional.empty(), took));
-                GrantRejectedException e = new GrantRejectedException(requestId, attempt, g.status(), g.reason());
+                RequestRejectedException e = new RequestRejectedException(key, attempt, g.status(), g.reason());
                 endWithError(e, Outcome.REJECTED, OptionalInt.of(g.status()));
                 return new Step.Failed(e);
             }
-            Verdict.Retry failed = (Verdict.Retry) verdict;
+            Decision.Retry failed = (Decision.Retry) verdict;
             lastRetry = failed;
-            Optional<Duration> wait = backoff.next(attempt, failed.retryAfter(), clock.instant(), deadline,
-                    random.getAsDouble());
+            Optional<Duration> wait = backoff.next(attempt, failed.asked(), failed.retryAfter(), clock.instant(),
+                    deadline, random.getAsDouble());
             if (attempt >= config.maxAttempts()) {
                 // resilience4j counts the last attempt and says stop; onComplete then books a failed call.
                 context.onResult(new Attempted(failed, wait));
                 attemptEvent(attempt, Outcome.EXHAUSTED, failed, Optional.empty(), took);
-                GrantExhaustedException e = exhausted(GrantExhaustedException.Limit.ATTEMPTS, failed);
+                RetriesExhaustedException e = exhausted(RetriesExhaustedException.Limit.ATTEMPTS, failed);
                 if (end()) {
                     context.onComplete();
                     report(Outcome.EXHAUSTED, failed.status(), Optional.empty());
@@ -254,7 +284,7 @@ public final class GrantPolicy {
             }
             if (wait.isEmpty()) {
                 attemptEvent(attempt, Outcome.EXHAUSTED, failed, Optional.empty(), took);
-                GrantExhaustedException e = exhausted(GrantExhaustedException.Limit.DEADLINE, failed);
+                RetriesExhaustedException e = exhausted(RetriesExhaustedException.Limit.DEADLINE, failed);
                 endWithError(e, Outcome.EXHAUSTED, failed.status());
                 return new Step.Failed(e);
             }
@@ -270,9 +300,9 @@ public final class GrantPolicy {
          * @param cause the interrupt
          * @return the exception to throw
          */
-        public GrantInterruptedException interrupted(InterruptedException cause) {
+        public RequestInterruptedException interrupted(InterruptedException cause) {
             Thread.currentThread().interrupt();
-            GrantInterruptedException e = new GrantInterruptedException(requestId, attempts.get(), cause);
+            RequestInterruptedException e = new RequestInterruptedException(key, attempts.get(), lastStatus(), cause);
             endWithError(e, Outcome.INTERRUPTED, OptionalInt.empty());
             return e;
         }
@@ -298,12 +328,12 @@ public final class GrantPolicy {
          */
         public boolean cancel(String endedBy) {
             Objects.requireNonNull(endedBy, "endedBy");
-            return endWithError(new CancellationException("seat grant cancelled for requestId " + requestId),
+            return endWithError(new CancellationException("idempotent request cancelled for key " + key),
                     Outcome.CANCELLED, lastStatus(), Optional.of(endedBy));
         }
 
         private OptionalInt lastStatus() {
-            Verdict.Retry last = lastRetry;
+            Decision.Retry last = lastRetry;
             return last == null ? OptionalInt.empty() : last.status();
         }
 
@@ -324,9 +354,9 @@ public final class GrantPolicy {
             return true;
         }
 
-        private void attemptEvent(int attempt, Outcome outcome, Verdict.Retry failed, Optional<Duration> delay,
+        private void attemptEvent(int attempt, Outcome outcome, Decision.Retry failed, Optional<Duration> delay,
                 Duration took) {
-            events.attempt(new AttemptEvent(requestId, attempt, outcome, failed.status(), Optional.empty(), delay,
+            events.attempt(new AttemptEvent(key, attempt, outcome, failed.status(), Optional.empty(), delay,
                     failed.reason(), failed.cause().map(c -> c.getClass().getName()), took));
         }
 
@@ -335,12 +365,13 @@ public final class GrantPolicy {
             return started == null ? Duration.ZERO : nonNegative(Duration.between(started, clock.instant()));
         }
 
-        private void report(Outcome outcome, OptionalInt status, Optional<String> seatId) {
-            report(outcome, status, seatId, Optional.empty());
+        private void report(Outcome outcome, OptionalInt status, Optional<String> resourceId) {
+            report(outcome, status, resourceId, Optional.empty());
         }
 
-        private void report(Outcome outcome, OptionalInt status, Optional<String> seatId, Optional<String> endedBy) {
-            events.outcome(new OutcomeEvent(requestId, attempts.get(), outcome, status, seatId,
+        private void report(Outcome outcome, OptionalInt status, Optional<String> resourceId,
+                Optional<String> endedBy) {
+            events.outcome(new OutcomeEvent(key, attempts.get(), outcome, status, resourceId,
                     nonNegative(Duration.between(start, clock.instant())), endedBy));
         }
 
@@ -349,8 +380,8 @@ public final class GrantPolicy {
             return d.isNegative() ? Duration.ZERO : d;
         }
 
-        private GrantExhaustedException exhausted(GrantExhaustedException.Limit limit, Verdict.Retry last) {
-            return new GrantExhaustedException(requestId, attempts.get(), limit, last.status(), last.reason(),
+        private RetriesExhaustedException exhausted(RetriesExhaustedException.Limit limit, Decision.Retry last) {
+            return new RetriesExhaustedException(key, attempts.get(), limit, last.status(), last.reason(),
                     last.cause().orElse(null));
         }
     }
