@@ -87,4 +87,16 @@ class BackoffTest {
         assertTrue(Backoff.parseRetryAfter("", NOW).isEmpty());
         assertTrue(Backoff.parseRetryAfter("1.5", NOW).isEmpty());
     }
+
+    @Test
+    void aRulesWaitWinsOverTheHeaderAndIsCappedAndDeadlineChecked() {
+        assertEquals(Optional.of(Duration.ofMillis(750)),
+                backoff.next(1, Optional.of(Duration.ofMillis(750)), Optional.of("5"), NOW, FAR, 0.5));
+        assertEquals(Optional.of(Duration.ofSeconds(10)),
+                backoff.next(1, Optional.of(Duration.ofMinutes(5)), Optional.empty(), NOW, FAR, 0.5));
+        assertEquals(Optional.empty(),
+                backoff.next(1, Optional.of(Duration.ofSeconds(3)), Optional.empty(), NOW, NOW.plusSeconds(3), 0.5));
+        assertEquals(Optional.of(Duration.ofSeconds(5)),
+                backoff.next(1, Optional.empty(), Optional.of("5"), NOW, FAR, 0.5), "no rule's wait: the header's");
+    }
 }
