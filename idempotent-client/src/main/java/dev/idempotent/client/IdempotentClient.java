@@ -82,7 +82,7 @@ public final class IdempotentClient implements AutoCloseable {
         this.policy = new CallPolicy(
                 new CallPolicy.Limits(b.retryName, b.maxAttempts, b.baseDelay, b.maxDelay, b.retryAfterCap,
                         b.callTimeout, b.attemptTimeout),
-                classifier, new ClientEvents(b.listener, b.logEvents), b.clock, b.random);
+                new ClientEvents(b.listener, b.logEvents), b.clock, b.random);
     }
 
     /** {@return a builder holding every default} */

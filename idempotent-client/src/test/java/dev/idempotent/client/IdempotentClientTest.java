@@ -79,6 +79,8 @@ class IdempotentClientTest {
         assertEquals(Optional.of("ord_9"), r.resourceId());
         assertEquals(1, r.attempts());
         assertEquals("{\"order\":{\"id\":\"ord_9\"}}", r.bodyAsString());
+        assertEquals(r.bodyAsString(), new String(r.body(), java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals("IdempotentResponse[status=201, replayed=false, attempts=1, bodyBytes=24]", r.toString());
         assertEquals(Optional.of("application/json"), r.headers().firstValue("content-type"));
         wm.verify(1, postRequestedFor(urlEqualTo("/v2/orders"))
                 .withHeader("Idempotency-Key", equalTo("intent_1"))
@@ -152,6 +154,7 @@ class IdempotentClientTest {
         assertEquals(2, time.sleeps().size(), "3 attempts = 2 waits");
         wm.verify(3, postRequestedFor(urlEqualTo("/v2/orders")).withHeader("Idempotency-Key", equalTo("intent_6")));
         assertTrue(e.getMessage().contains("intent_6"), e.getMessage());
+        assertTrue(e.getMessage().contains("attempts spent; last: status 503 (503: "), e.getMessage());
         assertFalse(e.getMessage().contains("127.0.0.1") || e.getMessage().contains("/v2/orders")
                 || e.getMessage().contains("s3cr3t"), e.getMessage());
         assertEquals(1, c.retry().getMetrics().getNumberOfFailedCallsWithRetryAttempt());
@@ -164,6 +167,7 @@ class IdempotentClientTest {
         RetriesExhaustedException e = assertThrows(RetriesExhaustedException.class, () -> c.send(order("intent_7")));
         assertEquals(RetriesExhaustedException.Limit.DEADLINE, e.limit());
         assertEquals(3, e.attempts(), "waits of 4 s at 0, 4 and 8 s: the third would reach the 10 s deadline");
+        assertTrue(e.getMessage().contains("deadline reached"), e.getMessage());
         assertEquals(List.of(Duration.ofSeconds(4), Duration.ofSeconds(4)), time.sleeps());
     }
 
@@ -284,5 +288,78 @@ class IdempotentClientTest {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> c.send(order("k")));
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
         assertThrows(IllegalStateException.class, () -> c.sendAsync(order("k")));
+    }
+
+    @Test
+    void everyBudgetSetterChainsAndTheRetryAfterCapHolds() {
+        wm.stubFor(post("/v2/orders").inScenario("cap").whenScenarioStateIs(STARTED).willSetStateTo("ok")
+                .willReturn(aResponse().withStatus(503).withHeader("Retry-After", "30")));
+        wm.stubFor(post("/v2/orders").inScenario("cap").whenScenarioStateIs("ok")
+                .willReturn(aResponse().withStatus(201).withBody(ORDER)));
+        IdempotentClient c = client(builder().attemptTimeout(Duration.ofSeconds(4)).connectTimeout(Duration.ofSeconds(1))
+                .retryAfterCap(Duration.ofSeconds(3)).baseDelay(Duration.ofSeconds(1)).maxDelay(Duration.ofSeconds(1))
+                .maxAttempts(2).callTimeout(Duration.ofSeconds(20)));
+        assertEquals(2, c.send(order("intent_13")).attempts());
+        assertEquals(List.of(Duration.ofSeconds(3)), time.sleeps(), "30 s asked, 3 s honoured");
+    }
+
+    @Test
+    void oneAttemptIsAllowedAndEndsExhausted() {
+        wm.stubFor(post("/v2/orders").willReturn(aResponse().withStatus(503)));
+        RetriesExhaustedException e = assertThrows(RetriesExhaustedException.class,
+                () -> client(builder().maxAttempts(1)).send(order("intent_14")));
+        assertEquals(1, e.attempts());
+        assertTrue(time.sleeps().isEmpty());
+    }
+
+    @Test
+    void aKeyHeaderIsVisibleAsciiWithoutAColon() {
+        IdempotentClient.Builder b = IdempotentClient.builder();
+        b.keyHeader("!~");
+        assertThrows(IllegalArgumentException.class, () -> b.keyHeader("X\u007F"));
+        assertThrows(IllegalArgumentException.class, () -> b.keyHeader(""));
+    }
+
+    @Test
+    void aCustomizerFailureIsReportedOnceAsFailed() {
+        List<IdempotentListener.OutcomeEvent> outcomes = new CopyOnWriteArrayList<>();
+        IdempotentClient c = client(builder().listener(new IdempotentListener() {
+            @Override
+            public void onOutcome(IdempotentListener.OutcomeEvent outcome) {
+                outcomes.add(outcome);
+            }
+        }).requestCustomizer((b, key, attempt) -> {
+            throw new IllegalStateException("token store down");
+        }));
+        assertThrows(IllegalStateException.class, () -> c.send(order("intent_15")));
+        assertEquals(List.of(IdempotentListener.Outcome.FAILED),
+                outcomes.stream().map(IdempotentListener.OutcomeEvent::outcome).toList());
+    }
+
+    @Test
+    void anInterruptedWaitEndsTheCallAndKeepsTheFlag() {
+        wm.stubFor(post("/v2/orders").willReturn(aResponse().withStatus(503)));
+        IdempotentClient c = client(IdempotentClient.builder().clock(time).jitter(() -> 0.5).sleeper(d -> {
+            throw new InterruptedException();
+        }));
+        RequestInterruptedException e = assertThrows(RequestInterruptedException.class, () -> c.send(order("intent_16")));
+        assertTrue(Thread.interrupted(), "the flag is restored (and cleared here)");
+        assertEquals(1, e.attempts());
+        assertEquals(OptionalInt.of(503), e.status());
+    }
+
+    @Test
+    void aClosedClientSaysSoAndReportsNoCall() {
+        List<IdempotentListener.OutcomeEvent> outcomes = new CopyOnWriteArrayList<>();
+        IdempotentClient c = client(builder().listener(new IdempotentListener() {
+            @Override
+            public void onOutcome(IdempotentListener.OutcomeEvent outcome) {
+                outcomes.add(outcome);
+            }
+        }));
+        c.close();
+        assertEquals("this IdempotentClient is closed",
+                assertThrows(IllegalStateException.class, () -> c.send(order("k"))).getMessage());
+        assertEquals(List.of(), outcomes, "refused, not started and cancelled");
     }
 }

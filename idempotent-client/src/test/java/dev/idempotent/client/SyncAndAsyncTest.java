@@ -190,7 +190,10 @@ class SyncAndAsyncTest {
             IdempotentClient c = IdempotentClient.builder().retryName("own-threads").baseDelay(Duration.ofMillis(1))
                     .resourceIdPointer("/id").build();
             assertEquals(Optional.of("o"), c.sendAsync(order(s, "k_9")).get(30, TimeUnit.SECONDS).resourceId());
-            assertTrue(threads().stream().anyMatch(t -> t.startsWith("own-threads-")), threads().toString());
+            assertTrue(threads().stream().anyMatch(t -> t.startsWith("own-threads-") && t.contains("-http-")),
+                    "its HTTP client runs on its own threads: " + threads());
+            assertTrue(threads().stream().anyMatch(t -> t.startsWith("own-threads-") && t.contains("-timer-")),
+                    "and waits on its own timer: " + threads());
             c.close();
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (threads().stream().anyMatch(t -> t.startsWith("own-threads-")) && System.nanoTime() < until) {
@@ -202,5 +205,71 @@ class SyncAndAsyncTest {
 
     private static List<String> threads() {
         return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName).toList();
+    }
+
+    @Test
+    void aTimeoutWrappedInACompletionExceptionIsStillATimeout() throws Exception {
+        try (ScriptedServer s = server(n -> new Answer(201, "{}")).holding();
+                IdempotentClient c = client()) {
+            CompletableFuture<IdempotentResponse> f = c.sendAsync(order(s, "k_10"));
+            s.awaitArrival();
+            f.completeExceptionally(new java.util.concurrent.CompletionException(new TimeoutException()));
+            assertEquals(List.of(Optional.of(OutcomeEvent.TIMEOUT)), outcomes.stream().map(OutcomeEvent::endedBy).toList());
+        }
+    }
+
+    @Test
+    void anotherExceptionIsNamedByItsClass() throws Exception {
+        try (ScriptedServer s = server(n -> new Answer(201, "{}")).holding();
+                IdempotentClient c = client()) {
+            CompletableFuture<IdempotentResponse> f = c.sendAsync(order(s, "k_11"));
+            s.awaitArrival();
+            f.completeExceptionally(new java.util.concurrent.CompletionException(null));
+            assertEquals(List.of(Optional.of("exception:java.util.concurrent.CompletionException")),
+                    outcomes.stream().map(OutcomeEvent::endedBy).toList());
+        }
+    }
+
+    @Test
+    void obtrudingAValueEndsTheCallAsCompleted() throws Exception {
+        try (ScriptedServer s = server(n -> new Answer(201, "{}")).holding();
+                IdempotentClient c = client()) {
+            CompletableFuture<IdempotentResponse> f = c.sendAsync(order(s, "k_12"));
+            s.awaitArrival();
+            f.obtrudeValue(null);
+            assertTrue(f.isDone());
+            assertEquals(List.of(Optional.of(OutcomeEvent.COMPLETED)),
+                    outcomes.stream().map(OutcomeEvent::endedBy).toList());
+        }
+    }
+
+    @Test
+    void aCustomizerFailureEndsTheFutureWithItsExceptionAndSendsNothing() throws Exception {
+        try (ScriptedServer s = server(n -> new Answer(201, "{}"));
+                IdempotentClient c = IdempotentClient.builder().sleeper(time).scheduler(time).clock(time)
+                        .listener(listener).requestCustomizer((b, key, attempt) -> {
+                            throw new IllegalStateException("token store down");
+                        }).build()) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> c.sendAsync(order(s, "k_13")).get(30, TimeUnit.SECONDS));
+            assertEquals("token store down", e.getCause().getMessage());
+            assertEquals(List.of(Outcome.FAILED), outcomes.stream().map(OutcomeEvent::outcome).toList());
+            assertEquals(List.of(), s.keys());
+        }
+    }
+
+    @Test
+    void aSchedulerThatCannotWaitEndsTheFutureWithItsException() throws Exception {
+        try (ScriptedServer s = server(n -> new Answer(503, ""));
+                IdempotentClient c = IdempotentClient.builder().clock(time).listener(listener)
+                        .scheduler(d -> CompletableFuture.failedFuture(new IllegalStateException("no timer")))
+                        .build()) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> c.sendAsync(order(s, "k_14")).get(30, TimeUnit.SECONDS));
+            assertEquals("no timer", e.getCause().getMessage());
+            assertEquals(List.of(Outcome.FAILED), outcomes.stream().map(OutcomeEvent::outcome).toList());
+            assertEquals(java.util.OptionalInt.of(503), outcomes.get(0).status());
+            assertEquals(1, s.keys().size());
+        }
     }
 }

@@ -114,7 +114,6 @@ public final class CallPolicy {
     }
 
     private final Limits config;
-    private final Classifier classifier;
     private final Backoff backoff;
     private final ClientEvents events;
     private final Clock clock;
@@ -125,14 +124,12 @@ public final class CallPolicy {
      * The policy of one client.
      *
      * @param config     the budgets
-     * @param classifier what answers mean
      * @param events     where attempts and outcomes are reported
      * @param clock      drives deadlines, elapsed times and HTTP-date Retry-After
      * @param random     draws from {@code [0, 1)} for the jitter
      */
-    public CallPolicy(Limits config, Classifier classifier, ClientEvents events, Clock clock, DoubleSupplier random) {
+    public CallPolicy(Limits config, ClientEvents events, Clock clock, DoubleSupplier random) {
         this.config = Objects.requireNonNull(config, "config");
-        this.classifier = Objects.requireNonNull(classifier, "classifier");
         this.events = Objects.requireNonNull(events, "events");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.random = Objects.requireNonNull(random, "random");
@@ -154,11 +151,6 @@ public final class CallPolicy {
     /** {@return the one resilience4j Retry every call of this client runs through} */
     public Retry retry() {
         return retry;
-    }
-
-    /** {@return the classifier the loops hand answers to} */
-    public Classifier classifier() {
-        return classifier;
     }
 
     /**

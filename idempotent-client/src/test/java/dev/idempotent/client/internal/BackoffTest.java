@@ -99,4 +99,11 @@ class BackoffTest {
         assertEquals(Optional.of(Duration.ofSeconds(5)),
                 backoff.next(1, Optional.empty(), Optional.of("5"), NOW, FAR, 0.5), "no rule's wait: the header's");
     }
+
+    @Test
+    void aBaseDelayUnderOneMillisecondHasACeilingOfZeroNotTheMaximum() {
+        Backoff fine = new Backoff(Duration.ofNanos(500_000), Duration.ofSeconds(2), Duration.ofSeconds(10));
+        assertEquals(0, fine.ceilingMillis(1));
+        assertEquals(Optional.of(Duration.ZERO), fine.next(1, Optional.empty(), NOW, FAR, 0.99));
+    }
 }

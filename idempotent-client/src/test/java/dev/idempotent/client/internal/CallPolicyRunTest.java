@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotent.client.IdempotentListener;
+import dev.idempotent.client.IdempotentListener.AttemptEvent;
+import dev.idempotent.client.RequestInterruptedException;
+import dev.idempotent.client.RequestRejectedException;
 import dev.idempotent.client.IdempotentListener.Outcome;
 import dev.idempotent.client.IdempotentListener.OutcomeEvent;
 import dev.idempotent.client.RetriesExhaustedException;
@@ -28,12 +31,18 @@ class CallPolicyRunTest {
 
     private final FakeTime time = new FakeTime();
     private final List<OutcomeEvent> outcomes = new CopyOnWriteArrayList<>();
+    private final List<AttemptEvent> attempts = new CopyOnWriteArrayList<>();
     private final CallPolicy policy = policy(5);
 
     private CallPolicy policy(int maxAttempts) {
         return new CallPolicy(new CallPolicy.Limits("run-test", maxAttempts, Duration.ofMillis(100),
                 Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(5)),
-                new Classifier(), new ClientEvents(new IdempotentListener() {
+                new ClientEvents(new IdempotentListener() {
+                    @Override
+                    public void onAttempt(AttemptEvent attempt) {
+                        attempts.add(attempt);
+                    }
+
                     @Override
                     public void onOutcome(OutcomeEvent outcome) {
                         outcomes.add(outcome);
@@ -159,5 +168,97 @@ class CallPolicyRunTest {
         assertEquals(List.of(Outcome.REJECTED), outcomes.stream().map(OutcomeEvent::outcome).toList());
         assertEquals(1, policy.retry().getMetrics().getNumberOfFailedCallsWithoutRetryAttempt(),
                 "resilience4j counted the rejection once, and nothing for the late cancellation");
+    }
+
+    private List<Outcome> attemptOutcomes() {
+        return attempts.stream().map(AttemptEvent::outcome).toList();
+    }
+
+    @Test
+    void eachAttemptIsReportedWithItsOwnDurationAndTheOutcomeOnce() {
+        CallPolicy.Run run = policy.start("k_e", Optional.empty());
+        run.begin();
+        time.sleep(Duration.ofMillis(700));
+        CallPolicy.Step.Wait w = assertInstanceOf(CallPolicy.Step.Wait.class,
+                run.settle(new Classifier().classify(new java.io.EOFException("gone"))));
+        time.sleep(w.delay());
+        run.begin();
+        time.sleep(Duration.ofMillis(300));
+        run.settle(created());
+
+        assertEquals(List.of(Outcome.RETRY, Outcome.CREATED), attemptOutcomes());
+        assertEquals(Duration.ofMillis(700), attempts.get(0).elapsed(), "the attempt, not the wait");
+        assertEquals(Optional.of("java.io.EOFException"), attempts.get(0).error());
+        assertEquals(Optional.of(w.delay()), attempts.get(0).delay());
+        assertEquals(Duration.ofMillis(300), attempts.get(1).elapsed());
+        assertEquals(List.of(new OutcomeEvent("k_e", 2, Outcome.CREATED, OptionalInt.of(201), Optional.empty(),
+                Duration.ofMillis(1000).plus(w.delay()), Optional.empty())), outcomes);
+    }
+
+    @Test
+    void aRejectionIsOneRejectedAttemptAndOneRejectedOutcome() {
+        CallPolicy.Run run = policy.start("k_j", Optional.empty());
+        run.begin();
+        RequestRejectedException e = assertInstanceOf(RequestRejectedException.class, assertInstanceOf(
+                CallPolicy.Step.Failed.class, run.settle(new Decision.GiveUp(400, "400: malformed"))).failure());
+        assertEquals("400: malformed", e.reason());
+        assertEquals(List.of(Outcome.REJECTED), attemptOutcomes());
+        assertEquals(List.of(Outcome.REJECTED), outcomes.stream().map(OutcomeEvent::outcome).toList());
+        assertEquals(OptionalInt.of(400), outcomes.get(0).status());
+    }
+
+    @Test
+    void runningOutOfAttemptsOrTimeIsOneExhaustedAttemptAndOutcome() {
+        CallPolicy two = policy(2);
+        CallPolicy.Run run = two.start("k_x1", Optional.empty());
+        run.begin();
+        run.settle(unavailable());
+        run.begin();
+        run.settle(unavailable());
+        assertEquals(List.of(Outcome.RETRY, Outcome.EXHAUSTED), attemptOutcomes());
+        assertEquals(List.of(Outcome.EXHAUSTED), outcomes.stream().map(OutcomeEvent::outcome).toList());
+
+        attempts.clear();
+        outcomes.clear();
+        CallPolicy.Run late = policy.start("k_x2", Optional.of(time.instant().plusMillis(500)));
+        late.begin();
+        RetriesExhaustedException e = assertInstanceOf(RetriesExhaustedException.class, assertInstanceOf(
+                CallPolicy.Step.Failed.class, late.settle(unavailable())).failure());
+        assertEquals(RetriesExhaustedException.Limit.DEADLINE, e.limit(), "Retry-After: 1 would pass the deadline");
+        assertEquals(List.of(Outcome.EXHAUSTED), attemptOutcomes());
+        assertEquals(List.of(Outcome.EXHAUSTED), outcomes.stream().map(OutcomeEvent::outcome).toList());
+        assertEquals(1, policy.retry().getMetrics().getNumberOfFailedCallsWithoutRetryAttempt());
+    }
+
+    @Test
+    void aDeadlinePassedBeforeAnAttemptIsReportedAsExhausted() {
+        CallPolicy.Run run = policy.start("k_o", Optional.of(time.instant()));
+        run.outOfTime();
+        assertEquals(List.of(Outcome.EXHAUSTED), outcomes.stream().map(OutcomeEvent::outcome).toList());
+        assertTrue(run.ended());
+    }
+
+    @Test
+    void aCallersFailureIsReportedOnceAsFailedWithTheLastStatus() {
+        CallPolicy.Run run = policy.start("k_f", Optional.empty());
+        run.begin();
+        run.settle(unavailable());
+        run.failed(new IllegalStateException("customizer"));
+        run.failed(new IllegalStateException("again"));
+        assertEquals(List.of(Outcome.FAILED), outcomes.stream().map(OutcomeEvent::outcome).toList());
+        assertEquals(OptionalInt.of(503), outcomes.get(0).status());
+    }
+
+    @Test
+    void anInterruptRestoresTheFlagAndIsReportedOnce() {
+        CallPolicy.Run run = policy.start("k_i", Optional.empty());
+        run.begin();
+        run.settle(unavailable());
+        RequestInterruptedException e = run.interrupted(new InterruptedException());
+        assertTrue(Thread.interrupted(), "the flag is restored (and cleared here)");
+        assertEquals(1, e.attempts());
+        assertEquals(OptionalInt.of(503), e.status());
+        assertInstanceOf(InterruptedException.class, e.getCause());
+        assertEquals(List.of(Outcome.INTERRUPTED), outcomes.stream().map(OutcomeEvent::outcome).toList());
     }
 }

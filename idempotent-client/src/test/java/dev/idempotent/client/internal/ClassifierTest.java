@@ -158,4 +158,10 @@ class ClassifierTest {
             assertFalse(withId.classify(json(status, secret), 1).reason().contains("s3cr3t"));
         }
     }
+
+    @Test
+    void anAnswerPrintsNoHeaderValueAndNoBody() {
+        Exchange e = json(201, "{\"card\":\"4242\"}", "Idempotent-Replayed", "true", "Set-Cookie", "s3cr3t");
+        assertEquals("Exchange[status=201, replayed=true, bodyBytes=15]", e.toString());
+    }
 }
