@@ -504,7 +504,7 @@ public final class IdempotentClient implements AutoCloseable {
         }
 
         /**
-         * Where the created resource's id sits in a JSON answer, such as {@code /id} or {@code /order/id}. With it, a
+         * Where the created resource's id sits in a JSON answer, such as {@code /id} or {@code /data/id}. With it, a
          * 409 whose body holds an id there is a replay, and {@link IdempotentResponse#resourceId()} reads it.
          *
          * @param resourceIdPointer an RFC 6901 JSON pointer

@@ -72,15 +72,15 @@ class IdempotentClientTest {
     @Test
     void aCreatedAnswerEndsTheCallAndTheIdIsReadByThePointer() {
         wm.stubFor(post("/v2/orders").willReturn(aResponse().withStatus(201)
-                .withHeader("Content-Type", "application/json").withBody("{\"order\":{\"id\":\"ord_9\"}}")));
-        IdempotentResponse r = client(builder().resourceIdPointer("/order/id")).send(order("intent_1"));
+                .withHeader("Content-Type", "application/json").withBody("{\"data\":{\"id\":\"ord_9\"}}")));
+        IdempotentResponse r = client(builder().resourceIdPointer("/data/id")).send(order("intent_1"));
         assertFalse(r.replayed());
         assertEquals(201, r.status());
         assertEquals(Optional.of("ord_9"), r.resourceId());
         assertEquals(1, r.attempts());
-        assertEquals("{\"order\":{\"id\":\"ord_9\"}}", r.bodyAsString());
+        assertEquals("{\"data\":{\"id\":\"ord_9\"}}", r.bodyAsString());
         assertEquals(r.bodyAsString(), new String(r.body(), java.nio.charset.StandardCharsets.UTF_8));
-        assertEquals("IdempotentResponse[status=201, replayed=false, attempts=1, bodyBytes=24]", r.toString());
+        assertEquals("IdempotentResponse[status=201, replayed=false, attempts=1, bodyBytes=23]", r.toString());
         assertEquals(Optional.of("application/json"), r.headers().firstValue("content-type"));
         wm.verify(1, postRequestedFor(urlEqualTo("/v2/orders"))
                 .withHeader("Idempotency-Key", equalTo("intent_1"))
@@ -361,5 +361,13 @@ class IdempotentClientTest {
         assertEquals("this IdempotentClient is closed",
                 assertThrows(IllegalStateException.class, () -> c.send(order("k"))).getMessage());
         assertEquals(List.of(), outcomes, "refused, not started and cancelled");
+    }
+
+    @Test
+    void aDeadlineInTheFutureLetsTheCallEndAsUsual() {
+        wm.stubFor(post("/v2/orders").willReturn(aResponse().withStatus(201).withBody(ORDER)));
+        IdempotentResponse r = client(builder().resourceIdPointer("/id")).send(order("intent_17"),
+                time.instant().plusSeconds(60));
+        assertEquals(Optional.of("ord_1"), r.resourceId());
     }
 }

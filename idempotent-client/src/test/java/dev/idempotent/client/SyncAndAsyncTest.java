@@ -272,4 +272,38 @@ class SyncAndAsyncTest {
             assertEquals(1, s.keys().size());
         }
     }
+
+    @Test
+    void endingTheFutureSaysWhetherThisCallEndedIt() throws Exception {
+        try (ScriptedServer s = server(n -> new Answer(201, "{}")).holding();
+                IdempotentClient c = client()) {
+            CompletableFuture<IdempotentResponse> cancelled = c.sendAsync(order(s, "k_15"));
+            s.awaitArrival();
+            assertTrue(cancelled.cancel(false), "the first to end it");
+            assertTrue(!cancelled.complete(null), "already ended");
+            assertTrue(!cancelled.completeExceptionally(new IllegalStateException()), "already ended");
+            assertEquals(1, outcomes.size());
+
+            CompletableFuture<IdempotentResponse> completed = c.sendAsync(order(s, "k_16"));
+            assertTrue(completed.complete(null), "the first to end it");
+            CompletableFuture<IdempotentResponse> failed = c.sendAsync(order(s, "k_17"));
+            assertTrue(failed.completeExceptionally(new IllegalStateException("x")), "the first to end it");
+            assertTrue(!failed.cancel(false), "already ended");
+            assertEquals(3, outcomes.size(), "one outcome per call");
+        }
+    }
+
+    @Test
+    void obtrudingAnExceptionEndsTheCallAndTheFutureHoldsIt() throws Exception {
+        try (ScriptedServer s = server(n -> new Answer(201, "{}")).holding();
+                IdempotentClient c = client()) {
+            CompletableFuture<IdempotentResponse> f = c.sendAsync(order(s, "k_18"));
+            s.awaitArrival();
+            f.obtrudeException(new IllegalStateException("forced"));
+            ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(30, TimeUnit.SECONDS));
+            assertEquals("forced", e.getCause().getMessage());
+            assertEquals(List.of(Optional.of("exception:java.lang.IllegalStateException")),
+                    outcomes.stream().map(OutcomeEvent::endedBy).toList());
+        }
+    }
 }

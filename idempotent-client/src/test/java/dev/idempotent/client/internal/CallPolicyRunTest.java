@@ -105,7 +105,7 @@ class CallPolicyRunTest {
     }
 
     @Test
-    void theLastAttemptEndsTheCallAsAttemptsSpent() {
+    void theLastAttemptEndsTheCallOnTheAttemptsLimit() {
         CallPolicy two = policy(2);
         CallPolicy.Run run = two.start("k_a", Optional.empty());
         run.begin();

@@ -52,9 +52,9 @@ class ClassifierTest {
 
     @Test
     void aNestedPointerAndANumericIdAreRead() {
-        Classifier nested = new Classifier(List.of(), Optional.of(JsonPointer.compile("/order/id")));
+        Classifier nested = new Classifier(List.of(), Optional.of(JsonPointer.compile("/data/id")));
         Decision.Done d = assertInstanceOf(Decision.Done.class,
-                nested.classify(json(201, "{\"order\":{\"id\":42}}"), 1));
+                nested.classify(json(201, "{\"data\":{\"id\":42}}"), 1));
         assertEquals(Optional.of("42"), d.answer().resourceId());
     }
 
