@@ -1,26 +1,22 @@
 package dev.idempotent.seatgrant.worker;
 
+import dev.idempotent.client.IdempotentClient;
+import dev.idempotent.client.IdempotentRequest;
+import dev.idempotent.client.IdempotentRequestException;
+import dev.idempotent.client.IdempotentResponse;
 import dev.idempotent.seatgrant.worker.GrantListener.OutcomeEvent;
-import dev.idempotent.seatgrant.worker.internal.GrantPolicy;
-import dev.idempotent.seatgrant.worker.internal.GrantPolicy.Step;
-import dev.idempotent.seatgrant.worker.internal.OwnedResources;
-import dev.idempotent.seatgrant.worker.internal.PreparedGrant;
+import dev.idempotent.seatgrant.worker.internal.GrantEvents;
+import dev.idempotent.seatgrant.worker.internal.SeatProtocol;
 import dev.idempotent.seatgrant.worker.internal.SeatsApi;
-import dev.idempotent.seatgrant.worker.internal.Verdict;
 import io.github.resilience4j.retry.Retry;
-import java.io.IOException;
-import java.net.http.HttpClient;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeoutException;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -32,6 +28,11 @@ import java.util.function.DoubleSupplier;
  * runs through this worker's one resilience4j {@link #retry() Retry} with full-jitter backoff, {@code Retry-After}
  * honoured, at most {@link SeatGrantConfig#maxAttempts()} attempts and a per-call deadline. Each attempt and each
  * outcome is one structured log event on {@link #LOGGER_NAME} and one {@link GrantListener} call.
+ *
+ * <p>The protocol is {@code idempotent-client}'s ({@link IdempotentClient}); this class is the seat API's adapter on
+ * it: a {@link SeatRequested} becomes a request, a seat body becomes a {@link GrantOutcome}, and one rule ahead of
+ * the client's defaults insists that a 2xx names its seat. The client's own log events are off for the worker's
+ * calls; the worker writes its own.
  *
  * <p>Thread-safe: build one per process and share it between consumer threads; two threads handling the same
  * event at once both end with the same seat (the server answers the loser with an in-progress 409, then a
@@ -45,15 +46,11 @@ public final class SeatGrantWorker implements AutoCloseable {
     public static final String LOGGER_NAME = "dev.idempotent.seatgrant.worker.events";
 
     /** The name of the worker's resilience4j {@link Retry}, which metrics modules use as a tag. */
-    public static final String RETRY_NAME = GrantPolicy.RETRY_NAME;
+    public static final String RETRY_NAME = "seat-grant";
 
     private final SeatGrantConfig config;
-    private final OwnedResources owned;
     private final SeatsApi api;
-    private final GrantPolicy policy;
-    private final Sleeper sleeper;
-    private final Scheduler scheduler;
-    private final Set<AsyncGrant> inFlight = ConcurrentHashMap.newKeySet();
+    private final IdempotentClient client;
     private volatile boolean closed;
 
     /**
@@ -94,14 +91,35 @@ public final class SeatGrantWorker implements AutoCloseable {
 
     SeatGrantWorker(SeatGrantConfig config, Sleeper sleeper, Scheduler scheduler, Clock clock, DoubleSupplier random) {
         this.config = Objects.requireNonNull(config, "config");
-        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        Objects.requireNonNull(sleeper, "sleeper");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(random, "random");
-        this.owned = new OwnedResources(config.httpClient().isEmpty(), config.connectTimeout());
-        this.scheduler = scheduler != null ? scheduler : owned;
-        HttpClient client = config.httpClient().orElseGet(owned::client);
-        this.api = new SeatsApi(client, config.baseUri(), config.customizer());
-        this.policy = new GrantPolicy(config, clock, random);
+        this.api = new SeatsApi(config.baseUri());
+        RequestCustomizer customizer = config.customizer();
+        IdempotentClient.Builder client = IdempotentClient.builder()
+                .retryName(RETRY_NAME)
+                .resourceIdPointer(SeatProtocol.SEAT_ID_POINTER)
+                .rule(SeatProtocol.SEAT_ID_REQUIRED)
+                .maxAttempts(config.maxAttempts())
+                .baseDelay(config.baseDelay())
+                .maxDelay(config.maxDelay())
+                .retryAfterCap(config.retryAfterCap())
+                .callTimeout(config.callTimeout())
+                .attemptTimeout(config.requestTimeout())
+                .connectTimeout(config.connectTimeout())
+                .requestCustomizer((request, key, attempt) ->
+                        customizer.customize(request, new AttemptContext(key, attempt)))
+                .listener(SeatProtocol.listener(new GrantEvents(config.listener())))
+                // The worker writes its own seat.grant.* events for these calls; the client's would say it twice.
+                .logEvents(false)
+                .sleeper(sleeper::sleep)
+                .clock(clock)
+                .jitter(random);
+        if (scheduler != null) {
+            client.scheduler(scheduler::delay);
+        }
+        config.httpClient().ifPresent(client::httpClient);
+        this.client = client.build();
     }
 
     /** {@return the configuration this worker runs with} */
@@ -110,15 +128,15 @@ public final class SeatGrantWorker implements AutoCloseable {
     }
 
     /**
-     * The one resilience4j Retry every call of this worker runs through, named {@value #RETRY_NAME}. Each call
-     * gets a fresh context of it, so its event publisher and {@link Retry.Metrics} count calls and retries; bind
-     * any resilience4j metrics module to it (for Micrometer, {@code TaggedRetryMetricsPublisher}). The README
-     * lists which outcome lands in which counter.
+     * The one resilience4j Retry every call of this worker runs through, named {@value #RETRY_NAME}: the
+     * {@link IdempotentClient#retry()} of the client under the worker. Each call gets a fresh context of it, so its
+     * event publisher and {@link Retry.Metrics} count calls and retries; bind any resilience4j metrics module to it
+     * (for Micrometer, {@code TaggedRetryMetricsPublisher}). The README lists which outcome lands in which counter.
      *
      * @return the worker's Retry
      */
     public Retry retry() {
-        return policy.retry();
+        return client.retry();
     }
 
     /**
@@ -157,41 +175,16 @@ public final class SeatGrantWorker implements AutoCloseable {
         Objects.requireNonNull(event, "event");
         ensureOpen();
         // The key and body are fixed here, once, and resent unchanged on every attempt.
-        PreparedGrant grant = api.prepare(event);
-        GrantPolicy.Run run = policy.start(event.requestId(), deadline);
-        while (true) {
+        IdempotentRequest request = api.prepare(event);
+        try {
+            return SeatProtocol.outcome(deadline.isPresent() ? client.send(request, deadline.get()) : client.send(request));
+        } catch (IdempotentRequestException failed) {
+            throw SeatProtocol.translate(failed);
+        } catch (IllegalStateException closedUnderneath) {
             if (closed) {
-                run.cancel(OutcomeEvent.CLOSE);
                 throw closedDuring(event);
             }
-            Optional<Duration> timeout = run.begin();
-            if (timeout.isEmpty()) {
-                throw run.outOfTime();
-            }
-            Verdict verdict;
-            try {
-                verdict = policy.classifier().classify(api.send(grant, run.attempts(), timeout.get()));
-            } catch (IOException failure) {
-                verdict = policy.classifier().classify(failure);
-            } catch (InterruptedException interrupted) {
-                throw run.interrupted(interrupted);
-            } catch (RuntimeException callersCode) {
-                // The request customizer (or a header it tried to set) threw: report the call, then rethrow as is.
-                run.failed(callersCode);
-                throw callersCode;
-            }
-            Step step = run.settle(verdict);
-            if (step instanceof Step.Finished f) {
-                return f.outcome();
-            }
-            if (step instanceof Step.Failed f) {
-                throw f.failure();
-            }
-            try {
-                sleeper.sleep(((Step.Wait) step).delay());
-            } catch (InterruptedException interrupted) {
-                throw run.interrupted(interrupted);
-            }
+            throw closedUnderneath;
         }
     }
 
@@ -243,39 +236,23 @@ public final class SeatGrantWorker implements AutoCloseable {
     private CompletableFuture<GrantOutcome> handleAsync(SeatRequested event, Optional<Instant> deadline) {
         Objects.requireNonNull(event, "event");
         ensureOpen();
-        AsyncGrant grant = new AsyncGrant(api.prepare(event), policy.start(event.requestId(), deadline));
-        inFlight.add(grant);
-        grant.result.whenComplete((outcome, failure) -> inFlight.remove(grant));
-        if (closed) {
-            // close() ran between ensureOpen() and registering this grant and may not have seen it.
-            grant.closeNow();
-        } else {
-            grant.next();
-        }
-        return grant.result;
-    }
-
-    /** How a future completed exceptionally from outside ended its grant, in {@link OutcomeEvent#endedBy()}'s words. */
-    private static String endedBy(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        return cause instanceof TimeoutException
-                ? OutcomeEvent.TIMEOUT
-                : OutcomeEvent.EXCEPTION_PREFIX + cause.getClass().getName();
+        IdempotentRequest request = api.prepare(event);
+        CompletableFuture<IdempotentResponse> call = deadline.isPresent()
+                ? client.sendAsync(request, deadline.get()) : client.sendAsync(request);
+        GrantFuture result = new GrantFuture(call);
+        call.whenComplete((response, failure) -> result.follow(response, failure));
+        return result;
     }
 
     /**
-     * Releases what the worker created: its HTTP client (never the caller's), the client's threads and the timer
-     * thread. Grants still running through {@link #handleAsync(SeatRequested)} are cancelled; a {@code handle}
-     * call still running ends with {@link IllegalStateException} before its next attempt. Idempotent.
+     * Releases what the worker created: its client's own HTTP client (never the caller's), that client's threads and
+     * the timer thread. Grants still running through {@link #handleAsync(SeatRequested)} are cancelled; a
+     * {@code handle} call still running ends with {@link IllegalStateException} before its next attempt. Idempotent.
      */
     @Override
     public void close() {
         closed = true;
-        for (AsyncGrant grant : inFlight) {
-            grant.closeNow();
-        }
-        owned.close();
+        client.close();
     }
 
     private void ensureOpen() {
@@ -290,168 +267,89 @@ public final class SeatGrantWorker implements AutoCloseable {
     }
 
     /**
-     * The future {@code handleAsync} returns. The worker completes it through {@link #finish} and {@link #fail};
-     * anyone else who completes it ({@code cancel}, {@code orTimeout}, {@code complete}, ...) first ends the grant,
-     * so its one outcome is reported before any thread waiting on the future wakes. Failsafe's {@code FailsafeFuture}
-     * overrides the same methods so that a completion from outside stops its execution and runs its handlers.
-     * Dependent stages are plain {@link CompletableFuture}s.
+     * The future {@code handleAsync} returns: it follows the client's call, in the worker's words. Anyone who
+     * completes it ({@code cancel}, {@code orTimeout}, {@code complete}, ...) completes the client's call the same
+     * way first, so the call's one outcome ({@code cancelled}, with its {@code endedBy}) is reported before any thread
+     * waiting on this future wakes.
      */
     private static final class GrantFuture extends CompletableFuture<GrantOutcome> {
-        private AsyncGrant grant;
+        private final CompletableFuture<IdempotentResponse> call;
+        /** Set once someone else ended the grant: the call's completion then has nothing left to say here. */
+        private volatile boolean endedOutside;
 
-        void finish(GrantOutcome outcome) {
-            super.complete(outcome);
+        GrantFuture(CompletableFuture<IdempotentResponse> call) {
+            this.call = call;
         }
 
-        void fail(Throwable failure) {
-            super.completeExceptionally(failure);
-        }
-
-        void cancelQuietly() {
-            super.cancel(false);
+        /** Completes this future as the client's call ended, unless it was ended from outside. */
+        void follow(IdempotentResponse response, Throwable failure) {
+            if (endedOutside) {
+                return;
+            }
+            if (failure == null) {
+                super.complete(SeatProtocol.outcome(response));
+                return;
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (cause instanceof CancellationException) {
+                // Only the client's close() cancels a call this future did not cancel.
+                super.cancel(false);
+            } else if (cause instanceof IdempotentRequestException e) {
+                super.completeExceptionally(SeatProtocol.translate(e));
+            } else {
+                // The caller's own code (a customizer) or the scheduler failed: its exception, as it was thrown.
+                super.completeExceptionally(cause);
+            }
         }
 
         @Override
         public boolean complete(GrantOutcome value) {
-            endFromOutside(OutcomeEvent.COMPLETED);
+            if (endFromOutside()) {
+                call.complete(null);
+            }
             return super.complete(value);
         }
 
         @Override
         public boolean completeExceptionally(Throwable failure) {
             // orTimeout and completeOnTimeout complete through these public methods too.
-            endFromOutside(endedBy(failure));
+            if (endFromOutside()) {
+                call.completeExceptionally(failure);
+            }
             return super.completeExceptionally(failure);
         }
 
         @Override
         public boolean cancel(boolean mayInterruptIfRunning) {
-            endFromOutside(OutcomeEvent.CANCEL);
+            if (endFromOutside()) {
+                call.cancel(mayInterruptIfRunning);
+            }
             return super.cancel(mayInterruptIfRunning);
         }
 
         @Override
         public void obtrudeValue(GrantOutcome value) {
-            endFromOutside(OutcomeEvent.COMPLETED);
+            if (endFromOutside()) {
+                call.complete(null);
+            }
             super.obtrudeValue(value);
         }
 
         @Override
         public void obtrudeException(Throwable failure) {
-            endFromOutside(endedBy(failure));
+            if (endFromOutside()) {
+                call.completeExceptionally(failure);
+            }
             super.obtrudeException(failure);
         }
 
-        private void endFromOutside(String endedBy) {
-            if (!isDone()) {
-                grant.stop(endedBy);
+        private boolean endFromOutside() {
+            if (isDone()) {
+                return false;
             }
-        }
-    }
-
-    /** One asynchronous call: a chain of attempts and waits, each started when the previous one completes. */
-    private final class AsyncGrant {
-        final GrantFuture result = new GrantFuture();
-        private final PreparedGrant grant;
-        private final GrantPolicy.Run run;
-        /** The request or the wait now running, so a cancellation can abandon it. */
-        private volatile CompletableFuture<?> current;
-        /** Set once the grant was ended from outside: nothing the worker started may continue it. */
-        private volatile boolean stopped;
-
-        AsyncGrant(PreparedGrant grant, GrantPolicy.Run run) {
-            this.grant = grant;
-            this.run = run;
-            result.grant = this;
-        }
-
-        void next() {
-            if (stopped || result.isDone()) {
-                return;
-            }
-            try {
-                Optional<Duration> timeout = run.begin();
-                if (timeout.isEmpty()) {
-                    result.fail(run.outOfTime());
-                    return;
-                }
-                CompletableFuture<Verdict> attempt = api.sendAsync(grant, run.attempts(), timeout.get())
-                        .thenApply(policy.classifier()::classify)
-                        .exceptionally(this::classifyFailure);
-                current = attempt;
-                attempt.whenComplete((verdict, failure) -> {
-                    if (failure != null) {
-                        fail(failure);
-                    } else {
-                        settle(verdict);
-                    }
-                });
-            } catch (RuntimeException e) {
-                // The caller's request customizer threw: that ends the call with its own exception, as in handle.
-                fail(e);
-            }
-        }
-
-        private Verdict classifyFailure(Throwable failure) {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            if (cause instanceof IOException io) {
-                return policy.classifier().classify(io);
-            }
-            throw failure instanceof CompletionException c ? c : new CompletionException(cause);
-        }
-
-        private void settle(Verdict verdict) {
-            if (stopped || result.isDone()) {
-                return;
-            }
-            Step step = run.settle(verdict);
-            if (step instanceof Step.Finished f) {
-                result.finish(f.outcome());
-            } else if (step instanceof Step.Failed f) {
-                result.fail(f.failure());
-            } else {
-                CompletableFuture<Void> wait = scheduler.delay(((Step.Wait) step).delay());
-                current = wait;
-                wait.whenComplete((ignored, failure) -> {
-                    if (failure != null) {
-                        fail(failure);
-                    } else {
-                        next();
-                    }
-                });
-            }
-        }
-
-        private void fail(Throwable failure) {
-            if (stopped || result.isDone()) {
-                return;
-            }
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            // Not a transport failure (those are verdicts): report the call once, unless it already ended.
-            run.failed(cause);
-            result.fail(cause);
-        }
-
-        /** The worker is closing: end the grant as closed, then cancel its future. */
-        void closeNow() {
-            stop(OutcomeEvent.CLOSE);
-            result.cancelQuietly();
-        }
-
-        /**
-         * The grant was ended from outside: report it as {@code endedBy}, unless it had already ended, and drop the
-         * request or the wait that is running, so no further attempt starts and nothing the worker started
-         * completes the future.
-         */
-        void stop(String endedBy) {
-            stopped = true;
-            run.cancel(endedBy);
-            CompletableFuture<?> running = current;
-            if (running != null) {
-                running.cancel(true);
-            }
+            endedOutside = true;
+            return true;
         }
     }
 }

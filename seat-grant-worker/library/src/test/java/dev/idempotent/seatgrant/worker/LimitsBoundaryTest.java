@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.idempotent.seatgrant.worker.internal.Backoff;
+import dev.idempotent.client.internal.Backoff;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,11 +1,10 @@
 /**
- * The answer key's moving parts, each testable alone: {@link dev.idempotent.seatgrant.worker.internal.SeatsApi}
- * (one HTTP exchange, no policy), {@link dev.idempotent.seatgrant.worker.internal.Classifier} (what an
- * answer means), {@link dev.idempotent.seatgrant.worker.internal.Backoff} (how long to wait, or stop), and
- * {@link dev.idempotent.seatgrant.worker.internal.GrantEvents} (one structured event and one listener call per
- * attempt and per outcome), {@link dev.idempotent.seatgrant.worker.internal.GrantPolicy} (the one policy the sync and
- * async loops share, on one resilience4j Retry per worker) and
- * {@link dev.idempotent.seatgrant.worker.internal.OwnedResources} (what a worker creates, and releases on close).
+ * The seat API's adapter on {@code idempotent-client}, each part testable alone:
+ * {@link dev.idempotent.seatgrant.worker.internal.SeatsApi} (the seat API's URI and body),
+ * {@link dev.idempotent.seatgrant.worker.internal.SeatProtocol} (the seat rule ahead of the client's defaults, and the
+ * translations to the worker's outcomes, exceptions and events) and
+ * {@link dev.idempotent.seatgrant.worker.internal.GrantEvents} (the worker's structured events and listener calls).
+ * The retry protocol itself (classification, backoff, deadline, the resilience4j Retry) is the client's.
  * Not an API: names and signatures here may change without notice.
  *
  * <p>Null rules: no parameter, field or return value is null unless its Javadoc says so; absent values are

@@ -47,7 +47,7 @@ class PublishedJarsCheck {
         List<String> entries = entries(jar("published.sources"));
 
         for (String source : List.of("SeatGrantWorker.java", "RequestCustomizer.java", "AttemptContext.java",
-                "package-info.java", "internal/GrantPolicy.java", "internal/Classifier.java")) {
+                "package-info.java", "internal/SeatsApi.java", "internal/SeatProtocol.java")) {
             assertTrue(entries.contains(API + source), "the sources jar lacks " + source);
         }
         assertTrue(entries.stream().noneMatch(e -> e.endsWith("Test.java") || e.endsWith(".class")),

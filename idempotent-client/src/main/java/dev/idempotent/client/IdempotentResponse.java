@@ -1,0 +1,88 @@
+package dev.idempotent.client;
+
+import java.net.http.HttpHeaders;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The answer that ended a call: the operation happened, now or earlier. Also what a {@link ResponseRule} is shown
+ * for each answer, where {@link #attempts()} is the attempt that got it. Immutable; {@link #toString()} names no
+ * header value and no body.
+ */
+public final class IdempotentResponse {
+
+    private final boolean replayed;
+    private final int status;
+    private final HttpHeaders headers;
+    private final byte[] body;
+    private final Optional<String> resourceId;
+    private final int attempts;
+
+    /**
+     * An answer.
+     *
+     * @param replayed   whether it repeats an earlier attempt's result rather than reporting a new one
+     * @param status     the HTTP status
+     * @param headers    the response headers
+     * @param body       the body (copied)
+     * @param resourceId the created resource's id, read with the client's resource id pointer, when there is one
+     * @param attempts   attempts this call made, the answering one included
+     */
+    public IdempotentResponse(boolean replayed, int status, HttpHeaders headers, byte[] body,
+            Optional<String> resourceId, int attempts) {
+        this.replayed = replayed;
+        this.status = status;
+        this.headers = Objects.requireNonNull(headers, "headers");
+        this.body = Objects.requireNonNull(body, "body").clone();
+        this.resourceId = Objects.requireNonNull(resourceId, "resourceId");
+        this.attempts = attempts;
+    }
+
+    /**
+     * Whether the server answered for an earlier attempt or call rather than acting now: a 2xx marked
+     * {@code Idempotent-Replayed: true}, a 409 naming the resource, or what a caller's rule called a replay. Before
+     * the client has classified an answer (in a {@link ResponseRule}), whether the replay header said so.
+     *
+     * @return true for a replay
+     */
+    public boolean replayed() {
+        return replayed;
+    }
+
+    /** {@return the HTTP status} */
+    public int status() {
+        return status;
+    }
+
+    /** {@return the response headers} */
+    public HttpHeaders headers() {
+        return headers;
+    }
+
+    /** {@return a copy of the body} */
+    public byte[] body() {
+        return body.clone();
+    }
+
+    /** {@return the body decoded as UTF-8} */
+    public String bodyAsString() {
+        return new String(body, StandardCharsets.UTF_8);
+    }
+
+    /** {@return the resource id the client's pointer found in the body; empty without a pointer or a match} */
+    public Optional<String> resourceId() {
+        return resourceId;
+    }
+
+    /** {@return attempts this call made, the one that got this answer included} */
+    public int attempts() {
+        return attempts;
+    }
+
+    @Override
+    public String toString() {
+        return "IdempotentResponse[status=" + status + ", replayed=" + replayed + ", attempts=" + attempts
+                + ", bodyBytes=" + body.length + "]";
+    }
+}

@@ -1,0 +1,128 @@
+package dev.idempotent.client.internal;
+
+import dev.idempotent.client.AttemptCustomizer;
+import dev.idempotent.client.IdempotentRequest;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * One HTTP exchange over {@code java.net.http}, and nothing else: no retry, no classification, no sleeping.
+ * Thread-safe; one per client.
+ *
+ * <p>A client this library builds speaks HTTP/1.1 (an h2c upgrade on plain http would only add a failure mode) and
+ * never follows redirects: a redirected POST goes somewhere the key was not made for, outside the classifier. Leave
+ * {@code jdk.httpclient.enableAllMethodRetry} unset: with it, the JDK resends a POST by itself on a dropped
+ * connection, invisible to the classifier, the attempt count and the events.
+ */
+public final class Transport {
+
+    private final HttpClient client;
+    private final String keyHeader;
+    private final AttemptCustomizer customizer;
+
+    /**
+     * A transport on the given client.
+     *
+     * @param client     the JDK client to send with
+     * @param keyHeader  the header the key goes in
+     * @param customizer called on every attempt's request builder before the request's and the client's headers
+     */
+    public Transport(HttpClient client, String keyHeader, AttemptCustomizer customizer) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.keyHeader = Objects.requireNonNull(keyHeader, "keyHeader");
+        this.customizer = Objects.requireNonNull(customizer, "customizer");
+    }
+
+    /**
+     * A client fit for idempotent retries: HTTP/1.1, no redirects, the given connect timeout.
+     *
+     * @param connectTimeout the TCP connect budget
+     * @param executor       the client's executor; null for the JDK's default
+     * @return a new client
+     */
+    public static HttpClient newClient(Duration connectTimeout, Executor executor) {
+        HttpClient.Builder b = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(connectTimeout);
+        if (executor != null) {
+            b.executor(executor);
+        }
+        return b.build();
+    }
+
+    /**
+     * Sends one attempt and reads the whole answer.
+     *
+     * @param request    the operation
+     * @param headerKey  the key as its {@link dev.idempotent.client.KeyForm} writes it
+     * @param attempt    which attempt of the call this is, from 1
+     * @param timeout    the budget for this attempt, from send to the last body byte
+     * @return the answer, whatever its status
+     * @throws IOException          when no complete answer arrived (refused, reset, EOF, timeout)
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public Exchange send(IdempotentRequest request, String headerKey, int attempt, Duration timeout)
+            throws IOException, InterruptedException {
+        return exchange(client.send(request(request, headerKey, attempt, timeout), BodyHandlers.ofByteArray()));
+    }
+
+    /**
+     * Starts one attempt without blocking; the same request as {@link #send}.
+     *
+     * @param request    the operation
+     * @param headerKey  the key as its form writes it
+     * @param attempt    which attempt of the call this is, from 1
+     * @param timeout    the budget for this attempt
+     * @return the answer, or a future failed with the transport's {@link IOException} (possibly wrapped in a
+     *     {@link java.util.concurrent.CompletionException})
+     */
+    public CompletableFuture<Exchange> sendAsync(IdempotentRequest request, String headerKey, int attempt,
+            Duration timeout) {
+        return client.sendAsync(request(request, headerKey, attempt, timeout), BodyHandlers.ofByteArray())
+                .thenApply(Transport::exchange);
+    }
+
+    /**
+     * The request for one attempt. The caller's customizer runs first, told the key and the attempt; then the
+     * request's own headers replace what it set under their names; then the client sets the URI, the method, the
+     * body, the timeout, {@code Content-Type} and the key, which nothing before can change.
+     */
+    HttpRequest request(IdempotentRequest request, String headerKey, int attempt, Duration timeout) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri());
+        customizer.customize(builder, request.key(), attempt);
+        Set<String> set = new HashSet<>();
+        for (Map.Entry<String, String> header : request.headers()) {
+            // The first value replaces the customizer's; a second value under the same name is added beside it.
+            if (set.add(header.getKey().toLowerCase(Locale.ROOT))) {
+                builder.setHeader(header.getKey(), header.getValue());
+            } else {
+                builder.header(header.getKey(), header.getValue());
+            }
+        }
+        byte[] body = request.body();
+        request.contentType().ifPresent(type -> builder.setHeader("Content-Type", type));
+        return builder
+                .uri(request.uri())
+                .timeout(timeout)
+                .setHeader(keyHeader, headerKey)
+                .method(request.method(), body.length == 0 && request.contentType().isEmpty()
+                        ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
+    }
+
+    private static Exchange exchange(HttpResponse<byte[]> response) {
+        return new Exchange(response.statusCode(), response.headers(), response.body());
+    }
+}
