@@ -272,7 +272,8 @@ final class RepositoryText {
         }
     }
 
-    private static List<Path> trackedFiles(Path root) {
+    /** The repository's tracked files ({@code git ls-files}), or every file but {@code .git} and {@code target}. */
+    static List<Path> trackedFiles(Path root) {
         try {
             Process git = new ProcessBuilder("git", "-C", root.toString(), "ls-files", "-z")
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
