@@ -60,8 +60,7 @@ class GradeRubricColumnsTest {
         // No request timeout, a 5 s hold and a 4 s delivery timeout: the check's deliveries get the hold on top.
         List<String> patient = Workers.calibration("--request-timeout", "0");
         GRADES.put("no-timeout-short-hold", new Grade(patient, Set.of("committed-then-held-open"),
-                new Grader(patient, Duration.ofSeconds(4), duration -> Thread.sleep(duration.toMillis()),
-                        Duration.ofSeconds(5))));
+                new Grader(patient, Duration.ofSeconds(4), Duration.ofSeconds(5))));
     }
 
     @BeforeAll
