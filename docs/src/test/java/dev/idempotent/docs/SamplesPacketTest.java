@@ -287,7 +287,10 @@ class SamplesPacketTest {
                 ("samples on " + where).getBytes(StandardCharsets.UTF_8), where);
         PacketVariant.writeTree(temp.resolve("handout"), handout.handout());
         PacketVariant.writeTree(temp.resolve("interviewer"), handout.interviewer());
-        return new Replay(temp.resolve("handout/starter"), temp.resolve("interviewer").resolve(tests),
+        // A second-shape handout's interviewer/ keeps the first shape, which the samples are written on.
+        Path starter = handout.shape() == 0 ? temp.resolve("handout/starter")
+                : temp.resolve("interviewer").resolve(PacketVariant.SAMPLES_STARTER);
+        return new Replay(starter, temp.resolve("interviewer").resolve(tests),
                 temp.resolve("interviewer/samples").resolve(sample + ".patch"), handout.mapping().tokens());
     }
 
