@@ -13,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,6 +66,23 @@ class HandoutShapeTest {
                 () -> "the first shape's patch, renamed:\n" + lastLog);
         assertEquals(0, dryRun(renamed(second, secondAgain, false), secondAgain),
                 () -> "the second shape's patch, renamed:\n" + lastLog);
+
+        // The samples are written on the first shape: interviewer/ keeps it, whatever the handout's shape.
+        for (Handout handout : List.of(one, two)) {
+            SortedMap<String, String> handedOut = new TreeMap<>();
+            handout.handout().forEach((path, text) -> {
+                if (path.startsWith("starter/") && !PacketVariant.WRAPPER.contains(path.substring("starter/".length()))) {
+                    handedOut.put(path.substring("starter/".length()), text);
+                }
+            });
+            SortedMap<String, String> kept = new TreeMap<>();
+            handout.interviewer().forEach((path, text) -> {
+                if (path.startsWith(PacketVariant.SAMPLES_STARTER + "/")) {
+                    kept.put(path.substring(PacketVariant.SAMPLES_STARTER.length() + 1), text);
+                }
+            });
+            assertEquals(handout.shape() == 0, handedOut.equals(kept), "shape " + handout.shape());
+        }
 
         String readme = Files.readString(second.resolve("interviewer/README.md"));
         assertTrue(readme.contains("this handout has the second") && readme.contains(PacketVariant.SECOND_SHAPE

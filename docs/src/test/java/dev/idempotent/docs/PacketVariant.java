@@ -36,11 +36,14 @@ import java.util.stream.Stream;
  * The secret is any text file the interviewer keeps; the same secret (and the same version of this project)
  * gives the same handout. It picks the domain (for seat-grant: licences, refunds or vouchers, each with
  * its own event, endpoint, body fields and log words; for fetch-client: one of several resources behind the same
- * 429/503 rule), every name, and every wording. The statuses a packet is about never change.
+ * 429/503 rule), every name, every wording, and the starter's shape: the packet's {@code starter/}, or that
+ * with {@code second-shape/starter/} laid over it (the same surface and defects, the code arranged otherwise),
+ * each with its own reference patch. The statuses a packet is about never change.
  *
  * <p>{@code OUT/handout/} is what the candidate gets: a prompt and {@code starter/}. {@code OUT/interviewer/}
- * stays with the interviewers: the reference patch and the key tests in the handout's names, every scored sample
- * translated to it, and {@code mapping.tsv}, which {@code translate-back} uses to turn a candidate's tree back
+ * stays with the interviewers: the drawn shape's reference patch and the key tests in the handout's names, every
+ * scored sample translated to it (with the first shape, which the samples are written on, in
+ * {@code samples/starter/}), and {@code mapping.tsv}, which {@code translate-back} uses to turn a candidate's tree back
  * into the packet's names (so {@code fake-server grade} can run it).
  *
  * <p>How nothing can be searched back: the handout's code is the packet's code with its comments removed, its
@@ -221,13 +224,15 @@ public final class PacketVariant {
         for (Anchor anchor : spec.anchors()) {
             comments.add(anchor.template().expand(draw, slot -> lookup(slots, slot)));
         }
-        String prompt = spec.prompt().expand(draw, slot -> lookup(slots, slot)).stripTrailing() + "\n";
-        // Drawn last, so the names and the prose of a secret do not depend on it.
+        // Drawn after every name and comment, so those do not depend on it; the prompt names the shape's files.
         int drawnShape = draw.next(SHAPES);
         int chosenShape = shape != null ? shape : drawnShape;
         if (chosenShape < 0 || chosenShape >= SHAPES) {
             throw new IllegalArgumentException("no starter shape " + chosenShape + " (0 or 1)");
         }
+        spec.shapeWords(chosenShape).forEach((slot, value) ->
+                slots.put(slot, Template.parse(value).expand(draw, s -> lookup(slots, s))));
+        String prompt = spec.prompt().expand(draw, slot -> lookup(slots, slot)).stripTrailing() + "\n";
 
         SortedMap<String, String> first = readTree(dir.resolve("starter"));
         SortedMap<String, String> second = readTree(dir.resolve(SECOND_SHAPE).resolve("starter"));
@@ -260,9 +265,8 @@ public final class PacketVariant {
             SortedMap<String, String> after = UnifiedDiff.parse(read(patch)).applyTo(first);
             interviewer.put("samples/" + sample + ".patch", UnifiedDiff.write(handoutFirst, transform.handout(after, false)));
         }
-        if (chosenShape != 0) {
-            handoutFirst.forEach((path, text) -> interviewer.put(SAMPLES_STARTER + "/" + path, text));
-        }
+        // One replay command for either shape: the first shape, in this handout's names, beside the samples.
+        handoutFirst.forEach((path, text) -> interviewer.put(SAMPLES_STARTER + "/" + path, text));
         if (spec.fenced()) {
             // score.sh's fence compares a hand-in with what was handed out; a copy here lets it score from
             // interviewer/ alone, after handout/ has been zipped, sent and deleted.
@@ -291,8 +295,8 @@ public final class PacketVariant {
      */
     static final String SECOND_SHAPE = "second-shape";
 
-    /** Where a second-shape handout's interviewer/ keeps the first shape, which the translated samples patch. */
-    static final String SAMPLES_STARTER = "samples/first-shape-starter";
+    /** Where interviewer/ keeps the first shape's starter, which the translated samples patch. */
+    static final String SAMPLES_STARTER = "samples/starter";
 
     /** The Maven wrapper's files, copied from the project root into every handout's starter. */
     static final List<String> WRAPPER = List.of("mvnw", "mvnw.cmd", ".mvn/wrapper/maven-wrapper.properties");
@@ -347,12 +351,9 @@ public final class PacketVariant {
                         + " `score.sh` checks the hand-in's copies against them.\n" : "")
                 + "- `reference.patch`: the reference patch of this handout's starter shape, in this handout's names"
                 + " (`patch -p1` from `starter/`).\n"
-                + (shape == 0
-                        ? "- `samples/NAME.patch`: every scored sample of the packet, translated; apply one to a fresh copy"
-                        + " of the handout's `starter/`"
-                        : "- `samples/NAME.patch`: every scored sample of the packet, translated; the samples are written"
-                        + " on the first shape, so apply one to a fresh copy of `" + SAMPLES_STARTER + "/`")
-                + " and run `score.sh` to see a calibrated hand-in as this handout shows it. Its"
+                + "- `samples/NAME.patch`: every scored sample of the packet, translated; the samples are written on"
+                + " the first shape, so apply one to a fresh copy of `" + SAMPLES_STARTER + "/` (that shape in this"
+                + " handout's names) and run `score.sh` to see a calibrated hand-in as this handout shows it. Its"
                 + " scores are in `docs/packets/" + spec.packet() + "/samples/NAME/expected.json`.\n"
                 + "- `mapping.tsv`: every name of the packet and its name here; `score.sh` uses it.\n\n"
                 + "Score with the packet's own sheet (`docs/packets/" + spec.packet() + "/interviewer-sheet.md`), passing"
@@ -1456,6 +1457,20 @@ public final class PacketVariant {
                             "a package-private exchange class builds, sends and parses; the fetcher only delegates");
         }
 
+        /** The slots whose text depends on the starter's shape (the files the prompt names), for {@code shape}. */
+        Map<String, String> shapeWords(int shape) {
+            if (!packet.equals("seat-grant")) {
+                return Map.of();
+            }
+            String worker = "`starter/src/main/java/${pkgpath}/${workerclass}.java`";
+            return shape == 0
+                    ? words("agentcode", "{{The file|Source file|File}} " + worker + " {{came from|was produced by|is output of}}",
+                            "patchedcode", "`${workerclass}.java`")
+                    : words("agentcode", "{{The files|Source files}} " + worker + " {{and|with}} `${senderclass}.java`"
+                            + " {{came from|were produced by|are output of}}",
+                            "patchedcode", "`${workerclass}.java` {{and|or}} `${senderclass}.java`");
+        }
+
         Domain domain(String id) {
             return domains.stream().filter(d -> d.id().equals(id)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no domain " + id + " in " + packet));
@@ -1686,8 +1701,7 @@ public final class PacketVariant {
 
             ## {{What to do|The task|Your job}}
 
-            {{The file|Source file|File}} `starter/src/main/java/${pkgpath}/${workerclass}.java` {{came from|was \
-            produced by|is output of}} {{an agent|an AI model|a code assistant}}. {{It reads|It takes|It pulls}} \
+            ${agentcode} {{an agent|an AI model|a code assistant}}. {{It reads|It takes|It pulls}} \
             `${eventname}` {{events|messages}} {{off|from}} {{an event bus|a message bus|the bus}} ({{fields|with \
             fields}} `${keyfield}`, `${containerfield}`, `${subjectfield}`){{ and|, then}} ${verbs} ${story} \
             {{to|for}} {{a|the}} ${subject} {{by calling|with a call to|through}} `POST /${path}`{{, sending| with \
@@ -1739,7 +1753,7 @@ public final class PacketVariant {
 
             - `${reviewfile}`: {{your defects, worst first|the ranked defects}}, {{the invariant|the rule that \
             broke}}, {{and|plus}} {{questions|anything}} {{for|to put to}} the author.
-            - `${patchfile}`: {{a unified diff|your diff}} {{against|of}} `${workerclass}.java`{{, as|, in the \
+            - `${patchfile}`: {{a unified diff|your diff}} {{against|of}} ${patchedcode}{{, as|, in the \
             format of|, like}} `git diff` {{or|and}} `diff -u` {{write it|produce}}; {{it must apply|it applies}} \
             {{with|using}} `patch -p1` {{inside|within}} `starter/`.
 
