@@ -64,9 +64,16 @@ class HandoutPacketTest {
     @ParameterizedTest(name = "seat-grant, {0}")
     @MethodSource("seatGrantDomains")
     void aSeatGrantHandoutFailsClosedOnItsKeyTestsAndPassesWithItsReferencePatch(String domain) {
-        Handout handout = handout("seat-grant", domain);
+        seatGrantKeyTestsAsThePacketSays(temp, handout("seat-grant", domain));
+    }
+
+    /**
+     * The seat-grant handout written under {@code dir} ({@code handout/}, {@code interviewer/}) fails its key tests
+     * where the packet's starter fails them and passes them all with its own reference patch.
+     */
+    static void seatGrantKeyTestsAsThePacketSays(Path dir, Handout handout) {
         Map<String, String> names = handout.mapping().tokens();
-        Path starter = temp.resolve("handout/starter");
+        Path starter = dir.resolve("handout/starter");
         assertEquals(List.of(), StarterSilencePacketTest.leaks(starter));
 
         String pkg = names.get("dev.idempotent.seatgrant.worker.fixture");
@@ -74,7 +81,7 @@ class HandoutPacketTest {
         String outcomes = pkg + ".SeatGrantOutcomesTest";
         String signals = pkg + ".SeatGrantSignalsTest";
         try (StarterRun run = StarterRun.copyOf(starter)) {
-            FileTrees.copy(temp.resolve("interviewer/key-tests"), run.root().resolve("src/test/java"));
+            FileTrees.copy(dir.resolve("interviewer/key-tests"), run.root().resolve("src/test/java"));
             TestResults bare = run.test(smoke, outcomes, signals);
             assertTrue(bare.allPassed(smoke), bare::summary);
             for (String failing : BARE_FAILURES) {
@@ -86,7 +93,7 @@ class HandoutPacketTest {
                 assertEquals(Status.FAILED, bare.get(signals, failing).status(), bare::summary);
             }
 
-            run.applyPatch(temp.resolve("interviewer/reference.patch"));
+            run.applyPatch(dir.resolve("interviewer/reference.patch"));
             TestResults patched = run.test(smoke, outcomes, signals);
             assertTrue(patched.allPassed(smoke), patched::summary);
             assertTrue(patched.allPassed(outcomes), patched::summary);
@@ -98,9 +105,16 @@ class HandoutPacketTest {
     @ParameterizedTest(name = "fetch-client, {0}")
     @MethodSource("fetchClientDomains")
     void aFetchClientHandoutFailsClosedOnItsTestsAndPassesWithItsReferencePatch(String domain) {
-        Handout handout = handout("fetch-client", domain);
+        fetchClientTestsAsThePacketSays(temp, handout("fetch-client", domain));
+    }
+
+    /**
+     * The fetch-client handout written under {@code dir} passes its contract test, fails its retry tests where
+     * the packet's starter fails them, and passes everything with its own reference patch.
+     */
+    static void fetchClientTestsAsThePacketSays(Path dir, Handout handout) {
         Map<String, String> names = handout.mapping().tokens();
-        Path starter = temp.resolve("handout/starter");
+        Path starter = dir.resolve("handout/starter");
         assertEquals(List.of(), StarterSilencePacketTest.leaks(starter));
 
         String pkg = names.get("dev.idempotent.fetch");
@@ -109,14 +123,14 @@ class HandoutPacketTest {
         String gates = pkg + ".RetryGatesTest";
         String secret = pkg + ".SecretUrlTest";
         try (StarterRun run = StarterRun.copyOf(starter)) {
-            FileTrees.copy(temp.resolve("interviewer/interviewer-tests"), run.root().resolve("src/test/java"));
+            FileTrees.copy(dir.resolve("interviewer/interviewer-tests"), run.root().resolve("src/test/java"));
             TestResults bare = run.test(contract, retry, gates);
             assertTrue(bare.allPassed(contract), bare::summary);
             assertEquals(Status.FAILED, bare.get(retry, names.get("retries503ThenSucceeds")).status(), bare::summary);
             assertEquals(Status.PASSED, bare.get(retry, names.get("doesNotRetry404")).status(), bare::summary);
             assertEquals(Status.FAILED, bare.get(gates, "a429AndA503AreBothRetried").status(), bare::summary);
 
-            run.applyPatch(temp.resolve("interviewer/reference.patch"));
+            run.applyPatch(dir.resolve("interviewer/reference.patch"));
             TestResults patched = run.test(contract, retry, gates, secret);
             for (String cls : List.of(contract, retry, gates, secret)) {
                 assertTrue(patched.allPassed(cls), patched::summary);
@@ -129,10 +143,18 @@ class HandoutPacketTest {
     @ValueSource(strings = {"seat-grant", "fetch-client"})
     void everyDomainsStarterTranslatesBackToThePacketsCode(String packet) {
         Path canonical = ProjectRoot.packet(packet).resolve("starter");
-        SortedMap<String, String> expected = PacketVariant.readTree(canonical);
-        for (PacketVariant.Domain domain : PacketVariant.Spec.of(packet).domains()) {
+        List<PacketVariant.Domain> domains = PacketVariant.Spec.of(packet).domains();
+        for (int d = 0; d < domains.size(); d++) {
+            PacketVariant.Domain domain = domains.get(d);
+            // Each shape in some domain: the second shape's files replace or join the first's.
+            int shape = d % PacketVariant.SHAPES;
+            SortedMap<String, String> expected = new TreeMap<>(PacketVariant.readTree(canonical));
+            if (shape == 1) {
+                expected.putAll(PacketVariant.readTree(ProjectRoot.packet(packet).resolve(PacketVariant.SECOND_SHAPE)
+                        .resolve("starter")));
+            }
             Handout handout = PacketVariant.generate(ProjectRoot.get(), packet, "back".getBytes(StandardCharsets.UTF_8),
-                    domain.id());
+                    domain.id(), shape);
             Path out = temp.resolve(domain.id());
             PacketVariant.writeTree(out.resolve("in"), handout.handout());
             PacketVariant.translateBack(handout.mapping(), out.resolve("in/starter"), out.resolve("back"));
@@ -266,8 +288,11 @@ class HandoutPacketTest {
         assertEquals(0, cli("translate-back", out.resolve("interviewer/mapping.tsv").toString(),
                 out.resolve("handout/starter").toString(), back.toString()).code());
         String worker = "src/main/java/dev/idempotent/seatgrant/worker/fixture/AgentSeatGrantWorker.java";
-        assertEquals(JavaSource.code(ProjectRoot.packet("seat-grant").resolve("starter").resolve(worker)),
-                JavaSource.code(back.resolve(worker)));
+        // The worker as the drawn shape has it: the second shape's file replaces the first's.
+        int shape = PacketVariant.generate(ProjectRoot.get(), "seat-grant", PacketVariant.numberSecret(3), null).shape();
+        Path packet = ProjectRoot.packet("seat-grant");
+        Path starter = shape == 0 ? packet.resolve("starter") : packet.resolve(PacketVariant.SECOND_SHAPE).resolve("starter");
+        assertEquals(JavaSource.code(starter.resolve(worker)), JavaSource.code(back.resolve(worker)));
     }
 
     /** The contract: a single-file program that plain {@code java} runs, with no classpath. */

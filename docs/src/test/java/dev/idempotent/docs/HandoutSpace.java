@@ -35,6 +35,11 @@ final class HandoutSpace {
             }
             values.put(rule.slot(), names);
         }
+        // Either shape's words: a superset of what one handout writes.
+        for (int shape = 0; shape < PacketVariant.SHAPES; shape++) {
+            spec.shapeWords(shape).forEach((slot, template) ->
+                    values.computeIfAbsent(slot, s -> new LinkedHashSet<>()).addAll(expansions(Template.parse(template))));
+        }
     }
 
     static HandoutSpace of(Spec spec, Domain domain) {

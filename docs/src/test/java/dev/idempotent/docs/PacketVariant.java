@@ -36,11 +36,14 @@ import java.util.stream.Stream;
  * The secret is any text file the interviewer keeps; the same secret (and the same version of this project)
  * gives the same handout. It picks the domain (for seat-grant: licences, refunds or vouchers, each with
  * its own event, endpoint, body fields and log words; for fetch-client: one of several resources behind the same
- * 429/503 rule), every name, and every wording. The statuses a packet is about never change.
+ * 429/503 rule), every name, every wording, and the starter's shape: the packet's {@code starter/}, or that
+ * with {@code second-shape/starter/} laid over it (the same surface and defects, the code arranged otherwise),
+ * each with its own reference patch. The statuses a packet is about never change.
  *
  * <p>{@code OUT/handout/} is what the candidate gets: a prompt and {@code starter/}. {@code OUT/interviewer/}
- * stays with the interviewers: the reference patch and the key tests in the handout's names, every scored sample
- * translated to it, and {@code mapping.tsv}, which {@code translate-back} uses to turn a candidate's tree back
+ * stays with the interviewers: the drawn shape's reference patch and the key tests in the handout's names, every
+ * scored sample translated to it (with the first shape, which the samples are written on, in
+ * {@code samples/starter/}), and {@code mapping.tsv}, which {@code translate-back} uses to turn a candidate's tree back
  * into the packet's names (so {@code fake-server grade} can run it).
  *
  * <p>How nothing can be searched back: the handout's code is the packet's code with its comments removed, its
@@ -180,6 +183,14 @@ public final class PacketVariant {
      * choose it.
      */
     static Handout generate(Path root, String packet, byte[] secret, String domain) {
+        return generate(root, packet, secret, domain, null);
+    }
+
+    /**
+     * As {@link #generate(Path, String, byte[], String)}, with the starter's shape forced when {@code shape} is
+     * not null (0 the packet's {@code starter/}, 1 its {@value #SECOND_SHAPE}/; for tests).
+     */
+    static Handout generate(Path root, String packet, byte[] secret, String domain, Integer shape) {
         Spec spec = Spec.of(packet);
         Path dir = root.resolve("docs").resolve("packets").resolve(packet);
         if (!Files.isDirectory(dir.resolve("starter"))) {
@@ -213,11 +224,28 @@ public final class PacketVariant {
         for (Anchor anchor : spec.anchors()) {
             comments.add(anchor.template().expand(draw, slot -> lookup(slots, slot)));
         }
+        // Drawn after every name and comment, so those do not depend on it; the prompt names the shape's files.
+        int drawnShape = draw.next(SHAPES);
+        int chosenShape = shape != null ? shape : drawnShape;
+        if (chosenShape < 0 || chosenShape >= SHAPES) {
+            throw new IllegalArgumentException("no starter shape " + chosenShape + " (0 or 1)");
+        }
+        spec.shapeWords(chosenShape).forEach((slot, value) ->
+                slots.put(slot, Template.parse(value).expand(draw, s -> lookup(slots, s))));
         String prompt = spec.prompt().expand(draw, slot -> lookup(slots, slot)).stripTrailing() + "\n";
 
-        SortedMap<String, String> starter = readTree(dir.resolve("starter"));
-        Transform transform = new Transform(spec, mapping, comments);
+        SortedMap<String, String> first = readTree(dir.resolve("starter"));
+        SortedMap<String, String> second = readTree(dir.resolve(SECOND_SHAPE).resolve("starter"));
+        SortedMap<String, String> starter = new TreeMap<>(first);
+        Path referencePatch = dir.resolve("reference.patch");
+        if (chosenShape == 1) {
+            starter.putAll(second);
+            referencePatch = dir.resolve(SECOND_SHAPE).resolve("reference.patch");
+        }
+        Transform transform = new Transform(spec, mapping, comments, chosenShape);
         SortedMap<String, String> handoutStarter = transform.handout(starter, true);
+        SortedMap<String, String> handoutFirst = chosenShape == 0 ? handoutStarter
+                : new Transform(spec, mapping, comments, 0).handout(first, true);
         SortedMap<String, String> handout = new TreeMap<>();
         handout.put(lookup(slots, "promptfile"), prompt);
         handoutStarter.forEach((path, text) -> handout.put("starter/" + path, text));
@@ -227,15 +255,18 @@ public final class PacketVariant {
         }
 
         SortedMap<String, String> interviewer = new TreeMap<>();
-        SortedMap<String, String> reference = UnifiedDiff.parse(read(dir.resolve("reference.patch"))).applyTo(starter);
+        SortedMap<String, String> reference = UnifiedDiff.parse(read(referencePatch)).applyTo(starter);
         interviewer.put("reference.patch", UnifiedDiff.write(handoutStarter, transform.handout(reference, false)));
         readTree(dir.resolve(spec.keyTests())).forEach((path, text) ->
                 interviewer.put(spec.keyTests() + "/" + mapping.renameTerms(path), transform.interviewer(path, text)));
         for (String sample : childDirectories(dir.resolve("samples"))) {
             Path patch = dir.resolve("samples").resolve(sample).resolve("patch.diff");
-            SortedMap<String, String> after = UnifiedDiff.parse(read(patch)).applyTo(starter);
-            interviewer.put("samples/" + sample + ".patch", UnifiedDiff.write(handoutStarter, transform.handout(after, false)));
+            // The samples are scored on the first shape, whatever shape this handout has.
+            SortedMap<String, String> after = UnifiedDiff.parse(read(patch)).applyTo(first);
+            interviewer.put("samples/" + sample + ".patch", UnifiedDiff.write(handoutFirst, transform.handout(after, false)));
         }
+        // One replay command for either shape: the first shape, in this handout's names, beside the samples.
+        handoutFirst.forEach((path, text) -> interviewer.put(SAMPLES_STARTER + "/" + path, text));
         if (spec.fenced()) {
             // score.sh's fence compares a hand-in with what was handed out; a copy here lets it score from
             // interviewer/ alone, after handout/ has been zipped, sent and deleted.
@@ -246,11 +277,26 @@ public final class PacketVariant {
             });
         }
         interviewer.put("mapping.tsv", mapping.render());
-        interviewer.put("README.md", interviewerReadme(spec, chosen, slots, mapping, lookup(slots, "promptfile")));
-        mapping.checkUsed(starter, readTree(dir.resolve(spec.keyTests())), reference);
-        return new Handout(packet, chosen.id(), Collections.unmodifiableSortedMap(handout),
+        interviewer.put("README.md", interviewerReadme(spec, chosen, slots, mapping, lookup(slots, "promptfile"),
+                chosenShape));
+        SortedMap<String, String> shapes = new TreeMap<>(first);
+        second.forEach((path, text) -> shapes.put(SECOND_SHAPE + "/" + path, text));
+        mapping.checkUsed(shapes, readTree(dir.resolve(spec.keyTests())), reference);
+        return new Handout(packet, chosen.id(), chosenShape, Collections.unmodifiableSortedMap(handout),
                 Collections.unmodifiableSortedMap(interviewer), mapping);
     }
+
+    /** How many starter shapes a packet has: its {@code starter/} and the one {@value #SECOND_SHAPE}/ makes. */
+    static final int SHAPES = 2;
+
+    /**
+     * The folder of a packet that holds its second starter shape: {@code starter/} (files that replace or join
+     * the first shape's) and that shape's own {@code reference.patch}.
+     */
+    static final String SECOND_SHAPE = "second-shape";
+
+    /** Where interviewer/ keeps the first shape's starter, which the translated samples patch. */
+    static final String SAMPLES_STARTER = "samples/starter";
 
     /** The Maven wrapper's files, copied from the project root into every handout's starter. */
     static final List<String> WRAPPER = List.of("mvnw", "mvnw.cmd", ".mvn/wrapper/maven-wrapper.properties");
@@ -258,8 +304,11 @@ public final class PacketVariant {
     /** The interviewer's copy of the handed-out tests and pom (fenced packets only), relative to interviewer/. */
     static final String FROZEN = "handed-out";
 
-    /** A generated handout: the candidate's files, the interviewer's files, and the names it uses. */
-    public record Handout(String packet, String domain, SortedMap<String, String> handout,
+    /**
+     * A generated handout: the candidate's files, the interviewer's files, the names it uses, and its starter's
+     * shape (0 the first, 1 the second).
+     */
+    public record Handout(String packet, String domain, int shape, SortedMap<String, String> handout,
             SortedMap<String, String> interviewer, Mapping mapping) {
     }
 
@@ -286,7 +335,7 @@ public final class PacketVariant {
     }
 
     private static String interviewerReadme(Spec spec, Domain domain, Map<String, String> slots, Mapping mapping,
-            String promptFile) {
+            String promptFile, int shape) {
         StringBuilder names = new StringBuilder();
         mapping.tokens().forEach((from, to) -> {
             if (!from.equals(to) && !from.contains("/") && !from.matches("[a-z]+")) {
@@ -300,15 +349,20 @@ public final class PacketVariant {
                 + "- `" + spec.keyTests() + "/`: the packet's tests in this handout's names; `score.sh` copies them in.\n"
                 + (spec.fenced() ? "- `" + FROZEN + "/`: the starter's tests and `pom.xml` exactly as handed out;"
                         + " `score.sh` checks the hand-in's copies against them.\n" : "")
-                + "- `reference.patch`: the packet's reference patch in this handout's names (`patch -p1` from"
-                + " `starter/`).\n"
-                + "- `samples/NAME.patch`: every scored sample of the packet, translated; apply one to a fresh copy of"
-                + " the handout's `starter/` and run `score.sh` to see a calibrated hand-in as this handout shows it. Its"
+                + "- `reference.patch`: the reference patch of this handout's starter shape, in this handout's names"
+                + " (`patch -p1` from `starter/`).\n"
+                + "- `samples/NAME.patch`: every scored sample of the packet, translated; the samples are written on"
+                + " the first shape, so apply one to a fresh copy of `" + SAMPLES_STARTER + "/` (that shape in this"
+                + " handout's names) and run `score.sh` to see a calibrated hand-in as this handout shows it. Its"
                 + " scores are in `docs/packets/" + spec.packet() + "/samples/NAME/expected.json`.\n"
                 + "- `mapping.tsv`: every name of the packet and its name here; `score.sh` uses it.\n\n"
                 + "Score with the packet's own sheet (`docs/packets/" + spec.packet() + "/interviewer-sheet.md`), passing"
                 + " this folder:\n\n"
                 + "```sh\ndocs/packets/" + spec.packet() + "/score.sh PATH/TO/PATCHED/starter PATH/TO/THIS/FOLDER\n```\n\n"
+                + "The starter comes in two shapes, drawn from the secret; this handout has the "
+                + (shape == 0 ? "first" : "second") + ": " + spec.shapes().get(shape) + ". Its reference patch is the"
+                + " packet's `" + (shape == 0 ? "reference.patch" : SECOND_SHAPE + "/reference.patch") + "`; the"
+                + " other shape's patch does not apply to this starter.\n\n"
                 + "| in the packet | in this handout |\n| --- | --- |\n" + names
                 + "\nThe event in this handout is `" + slots.getOrDefault("eventname", "-") + "`.\n";
     }
@@ -526,8 +580,11 @@ public final class PacketVariant {
     record Domain(String id, Map<String, String> words) {
     }
 
-    /** Where a generated comment goes: before the one line of {@code file} that {@code line} matches. */
-    record Anchor(String file, Pattern line, Template template) {
+    /**
+     * Where a generated comment goes: before the one line of {@code file} that {@code line} matches, in every
+     * starter shape ({@code shape} -1) or in one.
+     */
+    record Anchor(String file, Pattern line, Template template, int shape) {
     }
 
     /**
@@ -691,11 +748,13 @@ public final class PacketVariant {
         private final Spec spec;
         private final Mapping mapping;
         private final List<String> comments;
+        private final int shape;
 
-        Transform(Spec spec, Mapping mapping, List<String> comments) {
+        Transform(Spec spec, Mapping mapping, List<String> comments, int shape) {
             this.spec = spec;
             this.mapping = mapping;
             this.comments = comments;
+            this.shape = shape;
         }
 
         /**
@@ -744,7 +803,7 @@ public final class PacketVariant {
                     }
                 }
                 if (hits.size() != 1) {
-                    if (strict) {
+                    if (strict && (anchor.shape() < 0 || anchor.shape() == shape)) {
                         throw new IllegalStateException(path + ": anchor " + anchor.line() + " matched " + hits.size()
                                 + " lines; update PacketVariant");
                     }
@@ -1389,6 +1448,29 @@ public final class PacketVariant {
             };
         }
 
+        /** What each starter shape looks like behind the frozen surface, first shape first. */
+        List<String> shapes() {
+            return packet.equals("seat-grant")
+                    ? List.of("the worker class sends its own POST from a private method",
+                            "a package-private client class sends the POST, the worker keeps only the loop")
+                    : List.of("the fetcher class builds, sends and parses in private methods",
+                            "a package-private exchange class builds, sends and parses; the fetcher only delegates");
+        }
+
+        /** The slots whose text depends on the starter's shape (the files the prompt names), for {@code shape}. */
+        Map<String, String> shapeWords(int shape) {
+            if (!packet.equals("seat-grant")) {
+                return Map.of();
+            }
+            String worker = "`starter/src/main/java/${pkgpath}/${workerclass}.java`";
+            return shape == 0
+                    ? words("agentcode", "{{The file|Source file|File}} " + worker + " {{came from|was produced by|is output of}}",
+                            "patchedcode", "`${workerclass}.java`")
+                    : words("agentcode", "{{The files|Source files}} " + worker + " {{and|with}} `${senderclass}.java`"
+                            + " {{came from|were produced by|are output of}}",
+                            "patchedcode", "`${workerclass}.java` {{and|or}} `${senderclass}.java`");
+        }
+
         Domain domain(String id) {
             return domains.stream().filter(d -> d.id().equals(id)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no domain " + id + " in " + packet));
@@ -1400,7 +1482,11 @@ public final class PacketVariant {
     }
 
     private static Anchor anchor(String file, String line, String template) {
-        return new Anchor(file, Pattern.compile(line), Template.parse(template));
+        return anchor(file, line, template, -1);
+    }
+
+    private static Anchor anchor(String file, String line, String template, int shape) {
+        return new Anchor(file, Pattern.compile(line), Template.parse(template), shape);
     }
 
     private static Map<String, String> words(String... pairs) {
@@ -1496,7 +1582,10 @@ public final class PacketVariant {
                 name("reviewfile", null, Style.RAW, "{{findings|assessment|critique}}.md"),
                 name("patchfile", null, Style.RAW, "{{fix|proposal|change}}.diff"),
                 name("eventjson", null, Style.RAW, "{\"${keyfield}\":\"${keyprefix}_9\",\"${containerfield}\":\""
-                        + "${containerprefix}_9\",\"${subjectfield}\":\"${subjectprefix}_9\",\"${constfield}\":\"${constvalue}\"}"));
+                        + "${containerprefix}_9\",\"${subjectfield}\":\"${subjectprefix}_9\",\"${constfield}\":\"${constvalue}\"}"),
+                // The second shape's helper class and the worker's field that holds it.
+                name("senderclass", "GrantClient", Style.PASCAL, "${nouns} {{gateway|endpoint|remote}}"),
+                name("sendervar", "grantClient", Style.CAMEL, "{{remote|upstream|outbound}} ${nouns}"));
         Map<String, String> elements = words(
                 "<groupId>dev.idempotent.exercise</groupId>", "<groupId>${groupid}</groupId>",
                 "<artifactId>seat-grant-starter</artifactId>", "<artifactId>${artifactid}</artifactId>",
@@ -1568,7 +1657,9 @@ public final class PacketVariant {
                 name("pomname", null, Style.RAW, "${area} {{client|helper}} {{project|module}}"),
                 name("promptfile", null, Style.RAW, "{{TICKET|TASK|BRIEF}}.md"),
                 name("patchfile", null, Style.RAW, "{{fix|change|retry}}.diff"),
-                name("notesfile", null, Style.RAW, "{{summary|description|changes}}.md"));
+                name("notesfile", null, Style.RAW, "{{summary|description|changes}}.md"),
+                // The second shape's helper class, which builds, sends and parses one attempt.
+                name("exchangeclass", "JsonExchange", Style.PASCAL, "${stem} {{call|round trip|wire}}"));
         Map<String, String> elements = words(
                 "<groupId>dev.idempotent.exercise</groupId>", "<groupId>${groupid}</groupId>",
                 "<artifactId>fetch-client-starter</artifactId>", "<artifactId>${artifactid}</artifactId>",
@@ -1592,12 +1683,14 @@ public final class PacketVariant {
                 anchor(main + "FetchException.java", "^public final class FetchException ", FC_EXCEPTION),
                 anchor(main + "FetchException.java", "public OptionalInt status\\(\\)", FC_STATUS),
                 anchor(main + "JsonFetcher.java", "^final class JsonFetcher \\{$", FC_FETCHER),
-                anchor(main + "JsonFetcher.java", "private HttpResponse<byte\\[\\]> send\\(HttpRequest request\\)", FC_SEND),
+                anchor(main + "JsonFetcher.java", "private HttpResponse<byte\\[\\]> send\\(HttpRequest request\\)", FC_SEND, 0),
                 anchor(main + "Sleeper.java", "^@FunctionalInterface$", FC_SLEEPER),
                 anchor(main + "Sleeper.java", "void sleep\\(Duration delay\\)", FC_SLEEP),
                 anchor(test + "FetchClientContractTest.java", "^class FetchClientContractTest \\{$", FC_CONTRACT),
                 anchor(test + "FetchClientRetryTest.java", "^class FetchClientRetryTest \\{$", FC_RETRY),
-                anchor("pom.xml", "<project ", POM_DOC));
+                anchor("pom.xml", "<project ", POM_DOC),
+                // The second shape sends from its helper class.
+                anchor(main + "JsonExchange.java", "private HttpResponse<byte\\[\\]> send\\(HttpRequest request\\)", FC_SEND, 1));
         return new Spec("fetch-client", "interviewer-tests", domains, words("company", "{{" + COMPANY + "}}", "fetchonce", FETCH_ONCE), names,
                 Set.of(), elements, literals, anchors, Template.parse(FC_PROMPT));
     }
@@ -1608,8 +1701,7 @@ public final class PacketVariant {
 
             ## {{What to do|The task|Your job}}
 
-            {{The file|Source file|File}} `starter/src/main/java/${pkgpath}/${workerclass}.java` {{came from|was \
-            produced by|is output of}} {{an agent|an AI model|a code assistant}}. {{It reads|It takes|It pulls}} \
+            ${agentcode} {{an agent|an AI model|a code assistant}}. {{It reads|It takes|It pulls}} \
             `${eventname}` {{events|messages}} {{off|from}} {{an event bus|a message bus|the bus}} ({{fields|with \
             fields}} `${keyfield}`, `${containerfield}`, `${subjectfield}`){{ and|, then}} ${verbs} ${story} \
             {{to|for}} {{a|the}} ${subject} {{by calling|with a call to|through}} `POST /${path}`{{, sending| with \
@@ -1661,7 +1753,7 @@ public final class PacketVariant {
 
             - `${reviewfile}`: {{your defects, worst first|the ranked defects}}, {{the invariant|the rule that \
             broke}}, {{and|plus}} {{questions|anything}} {{for|to put to}} the author.
-            - `${patchfile}`: {{a unified diff|your diff}} {{against|of}} `${workerclass}.java`{{, as|, in the \
+            - `${patchfile}`: {{a unified diff|your diff}} {{against|of}} ${patchedcode}{{, as|, in the \
             format of|, like}} `git diff` {{or|and}} `diff -u` {{write it|produce}}; {{it must apply|it applies}} \
             {{with|using}} `patch -p1` {{inside|within}} `starter/`.
 

@@ -31,8 +31,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The rubrics are tested: every scored sample under {@code docs/packets/<packet>/samples/<name>/} is applied to
  * its starter, the interviewer's tests run on the result, and each score the tests can observe must agree with
  * the sample's {@code expected.json}. What the tests cannot observe must be listed in its {@code humanOnly}. Each
- * sample is replayed twice: on the packet's starter, and, translated, on a fresh handout (a domain per sample, in
- * turn), which is how an interviewer replays it; the observable scores must not change.
+ * sample is replayed twice: on the packet's starter, and, translated, on a fresh handout's copy of the first
+ * starter shape ({@code interviewer/samples/starter/}, a domain per sample, in turn), which is how an interviewer
+ * replays it; the observable scores must not change.
  *
  * <p>Seat-grant, per signal (the key tests are {@code SeatGrantOutcomesTest} and {@code SeatGrantSignalsTest}):
  * <ul>
@@ -287,7 +288,9 @@ class SamplesPacketTest {
                 ("samples on " + where).getBytes(StandardCharsets.UTF_8), where);
         PacketVariant.writeTree(temp.resolve("handout"), handout.handout());
         PacketVariant.writeTree(temp.resolve("interviewer"), handout.interviewer());
-        return new Replay(temp.resolve("handout/starter"), temp.resolve("interviewer").resolve(tests),
+        // The samples are written on the first shape, which interviewer/ keeps whatever the handout's shape.
+        return new Replay(temp.resolve("interviewer").resolve(PacketVariant.SAMPLES_STARTER),
+                temp.resolve("interviewer").resolve(tests),
                 temp.resolve("interviewer/samples").resolve(sample + ".patch"), handout.mapping().tokens());
     }
 
