@@ -294,10 +294,10 @@ final class Catalogue {
         }
         String key = posts.get(0).idempotencyKey();
         if (key == null) {
-            return fail("the POST carried no Idempotency-Key: nothing stops a resend from writing a second seat");
+            return certainly("the POST carried no Idempotency-Key: nothing stops a resend from writing a second seat");
         }
         if (!t.keyedByRequestId(posts)) {
-            return fail("the Idempotency-Key is " + Evidence.key(key, t.requestId) + ", not the requestId itself:"
+            return certainly("the Idempotency-Key is " + Evidence.key(key, t.requestId) + ", not the requestId itself:"
                     + " another producer of the same requestId (a second consumer, a replayed event) would not be"
                     + " deduplicated against it");
         }
@@ -322,13 +322,13 @@ final class Catalogue {
         // its delivery, is let through here, and the twins (two seats) and seed-1 (no key) show what it still lacks.
         long blind = posts.stream().filter(e -> e.idempotencyKey() == null && !t.lookedUpBefore(e)).count();
         if (blind > 0) {
-            return Optional.of(fail(blind + " of " + posts.size() + " POSTs carried no Idempotency-Key, with no"
+            return Optional.of(certainly(blind + " of " + posts.size() + " POSTs carried no Idempotency-Key, with no"
                     + " lookup before them: only chance kept this to one seat"));
         }
         long keys = posts.stream().map(JournalEntry::idempotencyKey).filter(java.util.Objects::nonNull).distinct()
                 .count();
         if (keys > 1) {
-            return Optional.of(fail(posts.size() + " POSTs under " + keys + " different keys: a new key per attempt"
+            return Optional.of(certainly(posts.size() + " POSTs under " + keys + " different keys: a new key per attempt"
                     + " deduplicates nothing"));
         }
         return Optional.empty();

@@ -57,6 +57,7 @@ class GradeRubricColumnsTest {
         add("honest-log", Set.of("requestid-in-every-attempt-log", "no-url-in-logs"));
         add("early-retry-slow-server", Set.of("retry-after-honoured"), "--retry-early", "--trickle", "0.4");
         add("keyless-twins-slow-server", Set.of("twin-deliveries"), "--keyless", "--trickle", "0.4");
+        add("keyless-slow-server", Set.of("seed-1-201-once"), "--keyless", "--trickle", "0.4");
         // No request timeout, a 5 s hold and a 4 s delivery timeout: the check's deliveries get the hold on top.
         List<String> patient = Workers.calibration("--request-timeout", "0");
         GRADES.put("no-timeout-short-hold", new Grade(patient, Set.of("committed-then-held-open"),
@@ -182,6 +183,14 @@ class GradeRubricColumnsTest {
         // Two or three: the held twin's own timeout may resend it, keyless, before the hold ends.
         assertTrue(check.evidence().matches("two deliveries at once, \\d+\\.\\d\\d s apart, wrote [23] seats \\| .*"),
                 check.evidence());
+    }
+
+    @Test
+    void aPostWithoutTheKeyIsAFailureHoweverSlowTheServerWas() {
+        // What the worker put in its headers is its own doing: a slow server cannot take the key off a POST.
+        CheckResult check = report("keyless-slow-server").check("seed-1-201-once");
+        assertEquals(Result.FAIL, check.result(), check.evidence());
+        assertTrue(check.evidence().startsWith("the POST carried no Idempotency-Key"), check.evidence());
     }
 
     @Test
