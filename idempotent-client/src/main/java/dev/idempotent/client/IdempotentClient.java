@@ -7,6 +7,7 @@ import dev.idempotent.client.internal.CallPolicy.Step;
 import dev.idempotent.client.internal.Classifier;
 import dev.idempotent.client.internal.ClientEvents;
 import dev.idempotent.client.internal.Decision;
+import dev.idempotent.client.internal.Exchange;
 import dev.idempotent.client.internal.OwnedResources;
 import dev.idempotent.client.internal.Transport;
 import io.github.resilience4j.retry.Retry;
@@ -23,9 +24,11 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 
 /**
  * Sends one operation until it is known to have happened once, for any JSON API that takes an idempotency key:
@@ -169,6 +172,11 @@ public final class IdempotentClient implements AutoCloseable {
             if (step instanceof Step.Failed f) {
                 throw f.failure();
             }
+            if (step instanceof Step.Ended) {
+                // Only close() ends a blocking call from outside, and it reported the outcome.
+                throw new IllegalStateException("the IdempotentClient was closed during the call for key "
+                        + request.key());
+            }
             try {
                 sleeper.sleep(((Step.Wait) step).delay());
             } catch (InterruptedException interrupted) {
@@ -183,10 +191,11 @@ public final class IdempotentClient implements AutoCloseable {
      * answer, or exceptionally with an {@link IdempotentRequestException} (unwrapped).
      *
      * <p>Whoever else completes the future first ends the call: {@code cancel}, {@code orTimeout},
-     * {@code complete}, {@code completeExceptionally}. The client then starts no further attempt, abandons the one in
-     * flight (the server may still commit it; the key makes a later resend safe), and reports exactly one outcome,
-     * {@code cancelled}, with {@link OutcomeEvent#endedBy()} saying how. Closing the client cancels every future still
-     * running ({@code endedBy} {@value OutcomeEvent#CLOSE}).
+     * {@code complete}, {@code completeAsync}, {@code completeExceptionally} ({@code completeOnTimeout} counts as
+     * {@code complete}). The client then starts no further attempt, cancels the exchange in flight (the server may
+     * still commit it; the key makes a later resend safe), and reports exactly one outcome, {@code cancelled}, with
+     * {@link OutcomeEvent#endedBy()} saying how. Closing the client cancels every future still running
+     * ({@code endedBy} {@value OutcomeEvent#CLOSE}); a call whose outcome was already reported gets its answer.
      *
      * @param request the operation
      * @return the call's future
@@ -297,6 +306,20 @@ public final class IdempotentClient implements AutoCloseable {
         }
 
         @Override
+        public CompletableFuture<IdempotentResponse> completeAsync(Supplier<? extends IdempotentResponse> supplier,
+                Executor executor) {
+            // The JDK completes it later through a method no override sees: the call ends now, as for complete.
+            endFromOutside(OutcomeEvent.COMPLETED);
+            return super.completeAsync(supplier, executor);
+        }
+
+        @Override
+        public CompletableFuture<IdempotentResponse> completeAsync(Supplier<? extends IdempotentResponse> supplier) {
+            endFromOutside(OutcomeEvent.COMPLETED);
+            return super.completeAsync(supplier);
+        }
+
+        @Override
         public void obtrudeValue(IdempotentResponse value) {
             endFromOutside(OutcomeEvent.COMPLETED);
             super.obtrudeValue(value);
@@ -344,17 +367,23 @@ public final class IdempotentClient implements AutoCloseable {
                     return;
                 }
                 int attempt = run.attempts();
-                CompletableFuture<Decision> sent = transport.sendAsync(request, headerKey, attempt, timeout.get())
-                        .thenApply(answer -> classifier.classify(answer, attempt))
-                        .exceptionally(this::classifyFailure);
+                CompletableFuture<Exchange> sent = transport.sendAsync(request, headerKey, attempt, timeout.get());
+                // Held before anything is chained on it: cancelling it cancels the exchange itself.
                 current = sent;
-                sent.whenComplete((decision, failure) -> {
-                    if (failure != null) {
-                        fail(failure);
-                    } else {
-                        settle(decision);
-                    }
-                });
+                if (stopped) {
+                    // stop() ran between the check above and this attempt's start and may have missed it.
+                    sent.cancel(true);
+                    return;
+                }
+                sent.thenApply(answer -> classifier.classify(answer, attempt))
+                        .exceptionally(this::classifyFailure)
+                        .whenComplete((decision, failure) -> {
+                            if (failure != null) {
+                                fail(failure);
+                            } else {
+                                settle(decision);
+                            }
+                        });
             } catch (RuntimeException e) {
                 // The caller's customizer threw: that ends the call with its own exception, as in send.
                 fail(e);
@@ -379,9 +408,16 @@ public final class IdempotentClient implements AutoCloseable {
                 result.finish(f.response());
             } else if (step instanceof Step.Failed f) {
                 result.fail(f.failure());
+            } else if (step instanceof Step.Ended) {
+                // Whoever ended the call reported its outcome and completes (or completed) the future.
+                return;
             } else {
                 CompletableFuture<Void> wait = scheduler.delay(((Step.Wait) step).delay());
                 current = wait;
+                if (stopped) {
+                    wait.cancel(true);
+                    return;
+                }
                 wait.whenComplete((ignored, failure) -> {
                     if (failure != null) {
                         fail(failure);
@@ -403,23 +439,28 @@ public final class IdempotentClient implements AutoCloseable {
             result.fail(cause);
         }
 
-        /** The client is closing: end the call as closed, then cancel its future. */
+        /**
+         * The client is closing: end the call as closed and cancel its future, unless the call had already ended
+         * (its answer or failure is on its way to the future, and the caller gets that, not a cancellation).
+         */
         void closeNow() {
-            stop(OutcomeEvent.CLOSE);
-            result.cancelQuietly();
+            if (stop(OutcomeEvent.CLOSE)) {
+                result.cancelQuietly();
+            }
         }
 
         /**
          * The call was ended from outside: report it as {@code endedBy}, unless it had already ended, and drop the
          * request or the wait that is running.
          */
-        void stop(String endedBy) {
+        boolean stop(String endedBy) {
             stopped = true;
-            run.cancel(endedBy);
+            boolean reported = run.cancel(endedBy);
             CompletableFuture<?> running = current;
             if (running != null) {
                 running.cancel(true);
             }
+            return reported;
         }
     }
 

@@ -111,7 +111,15 @@ public final class CallPolicy {
          * @param delay how long
          */
         record Wait(Duration delay) implements Step { }
+
+        /**
+         * Someone else ended the call first (a cancellation, or the caller completing its future) and reported its
+         * outcome: leave the call's future to them.
+         */
+        record Ended() implements Step { }
     }
+
+    private static final Step ENDED = new Step.Ended();
 
     private final Limits config;
     private final Backoff backoff;
@@ -236,7 +244,7 @@ public final class CallPolicy {
          * Decides what the current attempt's verdict means for the call, and reports it.
          *
          * @param verdict the classifier's reading of the answer or the failure
-         * @return finish, fail or wait
+         * @return finish, fail or wait; {@link Step.Ended} when someone else ended the call first
          */
         public Step settle(Decision verdict) {
             int attempt = attempts.get();
@@ -246,18 +254,18 @@ public final class CallPolicy {
                 Outcome outcome = answer.replayed() ? Outcome.REPLAYED : Outcome.CREATED;
                 events.attempt(new AttemptEvent(key, attempt, outcome, OptionalInt.of(answer.status()),
                         answer.resourceId(), Optional.empty(), done.reason(), Optional.empty(), took));
-                if (end()) {
-                    context.onComplete();
-                    report(outcome, OptionalInt.of(answer.status()), answer.resourceId());
+                if (!end()) {
+                    return ENDED;
                 }
+                context.onComplete();
+                report(outcome, OptionalInt.of(answer.status()), answer.resourceId());
                 return new Step.Finished(answer);
             }
             if (verdict instanceof Decision.GiveUp g) {
                 events.attempt(new AttemptEvent(key, attempt, Outcome.REJECTED, OptionalInt.of(g.status()),
                         Optional.empty(), Optional.empty(), g.reason(), Optional.empty(), took));
                 RequestRejectedException e = new RequestRejectedException(key, attempt, g.status(), g.reason());
-                endWithError(e, Outcome.REJECTED, OptionalInt.of(g.status()));
-                return new Step.Failed(e);
+                return failed(e, Outcome.REJECTED, OptionalInt.of(g.status()));
             }
             Decision.Retry failed = (Decision.Retry) verdict;
             lastRetry = failed;
@@ -268,17 +276,17 @@ public final class CallPolicy {
                 context.onResult(new Attempted(failed, wait));
                 attemptEvent(attempt, Outcome.EXHAUSTED, failed, Optional.empty(), took);
                 RetriesExhaustedException e = exhausted(RetriesExhaustedException.Limit.ATTEMPTS, failed);
-                if (end()) {
-                    context.onComplete();
-                    report(Outcome.EXHAUSTED, failed.status(), Optional.empty());
+                if (!end()) {
+                    return ENDED;
                 }
+                context.onComplete();
+                report(Outcome.EXHAUSTED, failed.status(), Optional.empty());
                 return new Step.Failed(e);
             }
             if (wait.isEmpty()) {
                 attemptEvent(attempt, Outcome.EXHAUSTED, failed, Optional.empty(), took);
                 RetriesExhaustedException e = exhausted(RetriesExhaustedException.Limit.DEADLINE, failed);
-                endWithError(e, Outcome.EXHAUSTED, failed.status());
-                return new Step.Failed(e);
+                return failed(e, Outcome.EXHAUSTED, failed.status());
             }
             // resilience4j counts the attempt, publishes its retry event and hands back the backoff's wait.
             Duration delay = Duration.ofMillis(context.onResult(new Attempted(failed, wait)));
@@ -322,6 +330,11 @@ public final class CallPolicy {
             Objects.requireNonNull(endedBy, "endedBy");
             return endWithError(new CancellationException("idempotent request cancelled for key " + key),
                     Outcome.CANCELLED, lastStatus(), Optional.of(endedBy));
+        }
+
+        /** Ends the call with {@code e} and says to throw it, unless someone else ended it first. */
+        private Step failed(IdempotentRequestException e, Outcome outcome, OptionalInt status) {
+            return endWithError(e, outcome, status, Optional.empty()) ? new Step.Failed(e) : ENDED;
         }
 
         private OptionalInt lastStatus() {

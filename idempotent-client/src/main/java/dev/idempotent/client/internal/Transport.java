@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Locale;
@@ -14,7 +15,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One HTTP exchange over {@code java.net.http}, and nothing else: no retry, no classification, no sleeping.
@@ -26,6 +31,9 @@ import java.util.concurrent.Executor;
  * connection, invisible to the classifier, the attempt count and the events.
  */
 public final class Transport {
+
+    /** The message of a timeout this transport raises itself; it names no URL, as the JDK's own does not. */
+    static final String BODY_TIMED_OUT = "the attempt timed out before the whole answer arrived";
 
     private final HttpClient client;
     private final String keyHeader;
@@ -63,7 +71,12 @@ public final class Transport {
     }
 
     /**
-     * Sends one attempt and reads the whole answer.
+     * Sends one attempt and reads the whole answer, within {@code timeout}.
+     *
+     * <p>The JDK's own request timeout stops at the response headers: a server that sends them and then stalls the
+     * body would hold the call past every budget. So the whole exchange, body included, runs on
+     * {@code sendAsync} under this timeout, and one that runs out is cancelled and reported as the JDK reports its
+     * own, an {@link HttpTimeoutException}.
      *
      * @param request    the operation
      * @param headerKey  the key as its {@link dev.idempotent.client.KeyForm} writes it
@@ -71,15 +84,38 @@ public final class Transport {
      * @param timeout    the budget for this attempt, from send to the last body byte
      * @return the answer, whatever its status
      * @throws IOException          when no complete answer arrived (refused, reset, EOF, timeout)
-     * @throws InterruptedException if the calling thread is interrupted
+     * @throws InterruptedException if the calling thread is interrupted (the exchange is then cancelled)
      */
     public Exchange send(IdempotentRequest request, String headerKey, int attempt, Duration timeout)
             throws IOException, InterruptedException {
-        return exchange(client.send(request(request, headerKey, attempt, timeout), BodyHandlers.ofByteArray()));
+        CompletableFuture<HttpResponse<byte[]>> exchange =
+                client.sendAsync(request(request, headerKey, attempt, timeout), BodyHandlers.ofByteArray());
+        try {
+            return exchange(exchange.get(timeout.toNanos(), TimeUnit.NANOSECONDS));
+        } catch (TimeoutException late) {
+            exchange.cancel(true);
+            throw new HttpTimeoutException(BODY_TIMED_OUT);
+        } catch (InterruptedException interrupted) {
+            exchange.cancel(true);
+            throw interrupted;
+        } catch (ExecutionException failed) {
+            Throwable cause = failed.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException unchecked) {
+                throw unchecked;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IOException("the exchange failed: " + cause.getClass().getName());
+        }
     }
 
     /**
-     * Starts one attempt without blocking; the same request as {@link #send}.
+     * Starts one attempt without blocking; the same request, and the same budget over the whole exchange, as
+     * {@link #send}. Cancelling the returned future cancels the exchange.
      *
      * @param request    the operation
      * @param headerKey  the key as its form writes it
@@ -90,8 +126,32 @@ public final class Transport {
      */
     public CompletableFuture<Exchange> sendAsync(IdempotentRequest request, String headerKey, int attempt,
             Duration timeout) {
-        return client.sendAsync(request(request, headerKey, attempt, timeout), BodyHandlers.ofByteArray())
-                .thenApply(Transport::exchange);
+        CompletableFuture<HttpResponse<byte[]>> exchange =
+                client.sendAsync(request(request, headerKey, attempt, timeout), BodyHandlers.ofByteArray());
+        CompletableFuture<Exchange> answer = new CompletableFuture<>() {
+            @Override
+            public boolean cancel(boolean mayInterruptIfRunning) {
+                exchange.cancel(true);
+                return super.cancel(mayInterruptIfRunning);
+            }
+        };
+        exchange.whenComplete((response, failure) -> {
+            if (failure == null) {
+                answer.complete(exchange(response));
+            } else {
+                answer.completeExceptionally(failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure);
+            }
+        });
+        // orTimeout drops its timer as soon as the budget is completed, so a quick answer leaves nothing scheduled.
+        CompletableFuture<Void> budget = new CompletableFuture<Void>().orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        budget.whenComplete((ignored, late) -> {
+            if (late != null && answer.completeExceptionally(new HttpTimeoutException(BODY_TIMED_OUT))) {
+                exchange.cancel(true);
+            }
+        });
+        answer.whenComplete((ignored, failure) -> budget.complete(null));
+        return answer;
     }
 
     /**
