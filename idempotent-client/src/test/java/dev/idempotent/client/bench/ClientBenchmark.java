@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * written down in docs/benchmarks.md. Run with {@code ./mvnw -B -q -o -Pbench -pl idempotent-client verify -DskipTests}.
  *
  * <p>Settings: {@code -Dbench.seconds} per round (default 5), {@code -Dbench.rounds} (default 5),
- * {@code -Dbench.warmup} seconds per loop before the first round (default 10).
+ * {@code -Dbench.warmup} seconds per loop before the first round (default 10), {@code -Dbench.logEvents=false} to
+ * measure the client without its two log events per call (the listener is told either way).
  */
 public final class ClientBenchmark {
 
@@ -44,6 +45,7 @@ public final class ClientBenchmark {
         int seconds = Integer.getInteger("bench.seconds", 5);
         int rounds = Integer.getInteger("bench.rounds", 5);
         int warmup = Integer.getInteger("bench.warmup", 10);
+        boolean logEvents = Boolean.parseBoolean(System.getProperty("bench.logEvents", "true"));
 
         // Without it the JDK's server leaves Nagle on, and every small answer waits out a delayed ACK (about 40 ms):
         // the loop would measure TCP timers, not the client.
@@ -64,7 +66,8 @@ public final class ClientBenchmark {
 
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(2)).build();
-        IdempotentClient client = IdempotentClient.builder().httpClient(http).resourceIdPointer("/id").build();
+        IdempotentClient client = IdempotentClient.builder().httpClient(http).resourceIdPointer("/id")
+                .logEvents(logEvents).build();
 
         Loop bare = n -> {
             HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(orders)
@@ -89,25 +92,36 @@ public final class ClientBenchmark {
         List<double[]> bareRounds = new ArrayList<>();
         List<double[]> keyedRounds = new ArrayList<>();
         for (int i = 0; i < rounds; i++) {
-            bareRounds.add(run(bare, Duration.ofSeconds(seconds)));
-            keyedRounds.add(run(keyed, Duration.ofSeconds(seconds)));
+            // Odd rounds run the bare loop first, even rounds the client first: whatever the first loop of a round
+            // leaves behind (garbage, a cooled cache, a timer firing) falls on each loop equally often.
+            if (i % 2 == 0) {
+                bareRounds.add(run(bare, Duration.ofSeconds(seconds)));
+                keyedRounds.add(run(keyed, Duration.ofSeconds(seconds)));
+            } else {
+                keyedRounds.add(run(keyed, Duration.ofSeconds(seconds)));
+                bareRounds.add(run(bare, Duration.ofSeconds(seconds)));
+            }
             System.out.printf(Locale.ROOT, "round %d: bare %.0f calls/s %.0f B/call; idempotent-client %.0f calls/s"
-                    + " %.0f B/call%n", i + 1, bareRounds.get(i)[0], bareRounds.get(i)[1], keyedRounds.get(i)[0],
-                    keyedRounds.get(i)[1]);
+                    + " %.0f B/call; ratio %.3f%n", i + 1, bareRounds.get(i)[0], bareRounds.get(i)[1],
+                    keyedRounds.get(i)[0], keyedRounds.get(i)[1], keyedRounds.get(i)[0] / bareRounds.get(i)[0]);
         }
-        double[] b = median(bareRounds);
-        double[] k = median(keyedRounds);
-        System.out.printf(Locale.ROOT, "median: bare %.0f calls/s, %.0f B/call; idempotent-client %.0f calls/s,"
-                + " %.0f B/call; ratio %.3f; client adds %.0f B/call%n", b[0], b[1], k[0], k[1], k[0] / b[0],
-                k[1] - b[1]);
-        System.out.printf(Locale.ROOT, "java %s on %s, %d cpus%n", System.getProperty("java.version"),
-                System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors());
+        double[] b = pooled(bareRounds);
+        double[] k = pooled(keyedRounds);
+        System.out.printf(Locale.ROOT, "all rounds: bare %.0f calls/s, %.0f B/call; idempotent-client %.0f calls/s,"
+                + " %.0f B/call; ratio %.3f; client adds %.0f B/call (%.1f us/call); median round ratio %.3f%n",
+                b[0], b[1], k[0], k[1], k[0] / b[0], k[1] - b[1], (1e6 / k[0]) - (1e6 / b[0]),
+                medianRatio(keyedRounds, bareRounds));
+        System.out.printf(Locale.ROOT, "java %s on %s, %d cpus; log events %s%n", System.getProperty("java.version"),
+                System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors(), logEvents ? "on" : "off");
         client.close();
         server.stop(0);
         System.exit(0);
     }
 
-    /** Calls the loop for {@code length}; returns calls per second and bytes allocated (all threads) per call. */
+    /**
+     * Calls the loop for {@code length}; returns calls per second, bytes allocated (all threads) per call, the calls
+     * made and the nanoseconds taken.
+     */
     private static double[] run(Loop loop, Duration length) throws Exception {
         long start = System.nanoTime();
         long end = start + length.toNanos();
@@ -118,7 +132,7 @@ public final class ClientBenchmark {
         }
         long took = System.nanoTime() - start;
         long allocated = allocated() - allocatedBefore;
-        return new double[] {n * 1e9 / took, (double) allocated / n};
+        return new double[] {n * 1e9 / took, (double) allocated / n, n, took};
     }
 
     private static long allocated() {
@@ -130,9 +144,26 @@ public final class ClientBenchmark {
         return sum;
     }
 
-    private static double[] median(List<double[]> rounds) {
-        List<double[]> sorted = new ArrayList<>(rounds);
-        sorted.sort((x, y) -> Double.compare(x[0], y[0]));
-        return sorted.get(sorted.size() / 2);
+    /** Calls per second and bytes per call over every round together: total calls over total time. */
+    private static double[] pooled(List<double[]> rounds) {
+        double calls = 0;
+        double nanos = 0;
+        double bytes = 0;
+        for (double[] r : rounds) {
+            calls += r[2];
+            nanos += r[3];
+            bytes += r[1] * r[2];
+        }
+        return new double[] {calls * 1e9 / nanos, bytes / calls};
+    }
+
+    /** The median of the rounds' client-over-bare ratios (each round's pair ran back to back). */
+    private static double medianRatio(List<double[]> keyed, List<double[]> bare) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < keyed.size(); i++) {
+            ratios.add(keyed.get(i)[0] / bare.get(i)[0]);
+        }
+        ratios.sort(null);
+        return ratios.get(ratios.size() / 2);
     }
 }
