@@ -56,9 +56,11 @@ public interface IdempotentListener {
         /** The caller's own code (a customizer, a rule) threw; that exception is what the call ends with. */
         FAILED;
 
+        private final String logName = name().toLowerCase(Locale.ROOT);
+
         /** {@return the lower-case name the log events use, for example {@code created}} */
         public String logName() {
-            return name().toLowerCase(Locale.ROOT);
+            return logName;
         }
     }
 

@@ -151,11 +151,25 @@ public final class IdempotentRequest {
          * the key header and {@code Content-Type} stay the client's.
          *
          * @param name  the header's name
-         * @param value its value
+         * @param value its value: visible ASCII, spaces, tabs and bytes above 0x7F; no line break or other control
+         *              character
          * @return this builder
+         * @throws IllegalArgumentException naming the header, never its value (which may be a credential), when the
+         *     name is not an HTTP token or the value cannot be sent
          */
         public Builder header(String name, String value) {
-            headers.add(Map.entry(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value")));
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(value, "value");
+            if (name.isEmpty()
+                    || !name.chars().allMatch(c -> c > 0x20 && c < 0x7F && "\"(),/:;<=>?@[\\]{}".indexOf(c) < 0)) {
+                throw new IllegalArgumentException("a header name must be an HTTP token");
+            }
+            // The JDK refuses these too, but quotes the value in its message.
+            if (!value.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c != 0x7F && c <= 0xFF))) {
+                throw new IllegalArgumentException("the value of header " + name
+                        + " holds a line break or another character a header cannot carry");
+            }
+            headers.add(Map.entry(name, value));
             return this;
         }
 

@@ -29,6 +29,29 @@ class IdempotentRequestTest {
         assertArrayEquals("{\"sku\":\"a\"}".getBytes(StandardCharsets.UTF_8), r.body());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"Bearer s3cr3t\r\nX-Injected: 1", "s3cr3t\n", "s3cr3t\u0000", "s3cr3t\u007f", "s3cr3t\u0100"})
+    void aValueAHeaderCannotCarryIsRefusedNamingTheHeaderNotTheValue(String value) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> IdempotentRequest.post(ORDERS, "k").header("Authorization", value));
+        assertEquals("the value of header Authorization holds a line break or another character a header cannot carry",
+                e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "X Space", "X:Colon", "X\"Quote", "Ümlaut"})
+    void aNameThatIsNotATokenIsRefused(String name) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> IdempotentRequest.post(ORDERS, "k").header(name, "v"));
+        assertEquals("a header name must be an HTTP token", e.getMessage());
+    }
+
+    @Test
+    void tabsSpacesAndHighBytesAreValuesAHeaderCarries() {
+        IdempotentRequest r = IdempotentRequest.post(ORDERS, "k").header("X-Note", "a\tb c~\u00e9").build();
+        assertEquals(List.of(Map.entry("X-Note", "a\tb c~\u00e9")), r.headers());
+    }
+
     @Test
     void theBodyIsCopiedInAndOut() {
         byte[] caller = {1, 2, 3};

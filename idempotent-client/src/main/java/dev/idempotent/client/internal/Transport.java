@@ -6,20 +6,21 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * One HTTP exchange over {@code java.net.http}, and nothing else: no retry, no classification, no sleeping.
@@ -31,9 +32,6 @@ import java.util.concurrent.TimeoutException;
  * connection, invisible to the classifier, the attempt count and the events.
  */
 public final class Transport {
-
-    /** The message of a timeout this transport raises itself; it names no URL, as the JDK's own does not. */
-    static final String BODY_TIMED_OUT = "the attempt timed out before the whole answer arrived";
 
     private final HttpClient client;
     private final String keyHeader;
@@ -74,9 +72,9 @@ public final class Transport {
      * Sends one attempt and reads the whole answer, within {@code timeout}.
      *
      * <p>The JDK's own request timeout stops at the response headers: a server that sends them and then stalls the
-     * body would hold the call past every budget. So the whole exchange, body included, runs on
-     * {@code sendAsync} under this timeout, and one that runs out is cancelled and reported as the JDK reports its
-     * own, an {@link HttpTimeoutException}.
+     * body would hold the call past every budget. So the body is read by a {@link TimedBody} that gets what is left
+     * of the same budget, cancels the read when it runs out and fails it with an {@link HttpTimeoutException}, as
+     * the JDK reports its own timeout.
      *
      * @param request    the operation
      * @param headerKey  the key as its {@link dev.idempotent.client.KeyForm} writes it
@@ -84,38 +82,16 @@ public final class Transport {
      * @param timeout    the budget for this attempt, from send to the last body byte
      * @return the answer, whatever its status
      * @throws IOException          when no complete answer arrived (refused, reset, EOF, timeout)
-     * @throws InterruptedException if the calling thread is interrupted (the exchange is then cancelled)
+     * @throws InterruptedException if the calling thread is interrupted (the JDK then cancels the exchange)
      */
     public Exchange send(IdempotentRequest request, String headerKey, int attempt, Duration timeout)
             throws IOException, InterruptedException {
-        CompletableFuture<HttpResponse<byte[]>> exchange =
-                client.sendAsync(request(request, headerKey, attempt, timeout), BodyHandlers.ofByteArray());
-        try {
-            return exchange(exchange.get(timeout.toNanos(), TimeUnit.NANOSECONDS));
-        } catch (TimeoutException late) {
-            exchange.cancel(true);
-            throw new HttpTimeoutException(BODY_TIMED_OUT);
-        } catch (InterruptedException interrupted) {
-            exchange.cancel(true);
-            throw interrupted;
-        } catch (ExecutionException failed) {
-            Throwable cause = failed.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
-            }
-            if (cause instanceof RuntimeException unchecked) {
-                throw unchecked;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw new IOException("the exchange failed: " + cause.getClass().getName());
-        }
+        return exchange(client.send(request(request, headerKey, attempt, timeout), TimedBody.handler(timeout)));
     }
 
     /**
      * Starts one attempt without blocking; the same request, and the same budget over the whole exchange, as
-     * {@link #send}. Cancelling the returned future cancels the exchange.
+     * {@link #send}. Cancelling the returned future cancels the exchange (the JDK aborts it).
      *
      * @param request    the operation
      * @param headerKey  the key as its form writes it
@@ -127,7 +103,8 @@ public final class Transport {
     public CompletableFuture<Exchange> sendAsync(IdempotentRequest request, String headerKey, int attempt,
             Duration timeout) {
         CompletableFuture<HttpResponse<byte[]>> exchange =
-                client.sendAsync(request(request, headerKey, attempt, timeout), BodyHandlers.ofByteArray());
+                client.sendAsync(request(request, headerKey, attempt, timeout), TimedBody.handler(timeout));
+        // A stage chained on the exchange would not pass a cancel back to it; this future does.
         CompletableFuture<Exchange> answer = new CompletableFuture<>() {
             @Override
             public boolean cancel(boolean mayInterruptIfRunning) {
@@ -143,14 +120,6 @@ public final class Transport {
                         ? failure.getCause() : failure);
             }
         });
-        // orTimeout drops its timer as soon as the budget is completed, so a quick answer leaves nothing scheduled.
-        CompletableFuture<Void> budget = new CompletableFuture<Void>().orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        budget.whenComplete((ignored, late) -> {
-            if (late != null && answer.completeExceptionally(new HttpTimeoutException(BODY_TIMED_OUT))) {
-                exchange.cancel(true);
-            }
-        });
-        answer.whenComplete((ignored, failure) -> budget.complete(null));
         return answer;
     }
 
@@ -162,8 +131,9 @@ public final class Transport {
     HttpRequest request(IdempotentRequest request, String headerKey, int attempt, Duration timeout) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri());
         customizer.customize(builder, request.key(), attempt);
-        Set<String> set = new HashSet<>();
-        for (Map.Entry<String, String> header : request.headers()) {
+        List<Map.Entry<String, String>> headers = request.headers();
+        Set<String> set = headers.isEmpty() ? Set.of() : new HashSet<>();
+        for (Map.Entry<String, String> header : headers) {
             // The first value replaces the customizer's; a second value under the same name is added beside it.
             if (set.add(header.getKey().toLowerCase(Locale.ROOT))) {
                 builder.setHeader(header.getKey(), header.getValue());
@@ -180,6 +150,77 @@ public final class Transport {
                 .method(request.method(), body.length == 0 && request.contentType().isEmpty()
                         ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
+    }
+
+    /**
+     * The JDK's byte-array body, read within what is left of an attempt's budget once the headers are in. When the
+     * budget runs out first, the read is cancelled (the JDK closes the connection) and the body fails with an
+     * {@link HttpTimeoutException}. The timer is {@code orTimeout}'s shared one, dropped as soon as the body ends.
+     */
+    static final class TimedBody implements HttpResponse.BodySubscriber<byte[]> {
+        static final String TIMED_OUT = "the attempt timed out before the whole answer arrived";
+
+        private final HttpResponse.BodySubscriber<byte[]> bytes = HttpResponse.BodySubscribers.ofByteArray();
+        private final CompletableFuture<byte[]> body = new CompletableFuture<>();
+        private volatile Flow.Subscription subscription;
+
+        private TimedBody(long nanosLeft) {
+            bytes.getBody().whenComplete((read, failure) -> {
+                if (failure == null) {
+                    body.complete(read);
+                } else {
+                    body.completeExceptionally(failure);
+                }
+            });
+            CompletableFuture<Void> budget = new CompletableFuture<Void>()
+                    .orTimeout(Math.max(nanosLeft, 0), TimeUnit.NANOSECONDS);
+            budget.whenComplete((ignored, late) -> {
+                if (late != null && body.completeExceptionally(new HttpTimeoutException(TIMED_OUT))) {
+                    Flow.Subscription s = subscription;
+                    if (s != null) {
+                        s.cancel();
+                    }
+                }
+            });
+            body.whenComplete((read, failure) -> budget.complete(null));
+        }
+
+        /** A handler whose body gets what is left of {@code timeout}, counted from now, when the headers arrive. */
+        static HttpResponse.BodyHandler<byte[]> handler(Duration timeout) {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            return info -> new TimedBody(deadline - System.nanoTime());
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            subscription = s;
+            if (body.isDone()) {
+                // The budget ran out before the body started.
+                s.cancel();
+            } else {
+                bytes.onSubscribe(s);
+            }
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> item) {
+            bytes.onNext(item);
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            bytes.onError(throwable);
+        }
+
+        @Override
+        public void onComplete() {
+            bytes.onComplete();
+        }
+
+        @Override
+        public CompletionStage<byte[]> getBody() {
+            return body;
+        }
     }
 
     private static Exchange exchange(HttpResponse<byte[]> response) {
