@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idempotent.seatgrant.server.Main;
+import dev.idempotent.seatgrant.server.internal.cli.GradeCommand;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,7 +49,7 @@ class GradeCommandTest {
         assertEquals(0, grade("--help"));
         for (String expected : List.of("SEATS_BASE_URL", "--json", "--only", "--timeout-per-delivery", "--list",
                 "--repeat N", "3 rejects", "2 s, then 4 s", "liveness gate", "safety gate", "outcome gate",
-                "integrity gate", "--mapping FILE", "no admin API", "4 inconclusive")) {
+                "integrity gate", "default 60s", "--mapping FILE", "no admin API", "4 inconclusive")) {
             assertTrue(out().contains(expected), expected);
         }
         assertEquals(0, Main.run(new String[] {"--help"}, new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -211,6 +213,15 @@ class GradeCommandTest {
         assertTrue(check.get("flaky").asBoolean());
         assertTrue(check.get("evidence").asText().matches("flaky: passed 1 of 2 runs; run \\d: retried 0\\.\\d\\d s"
                 + " after a 429 that said Retry-After: 2 .*"), check.get("evidence").asText());
+    }
+
+    @Test
+    void withoutTheFlagEachDeliveryMayRunSixtySeconds() throws Exception {
+        // The grade tests pass shorter timeouts of their own; this is the one a user gets.
+        assertEquals(Duration.ofSeconds(60), Grader.DEFAULT_TIMEOUT_PER_DELIVERY);
+        assertEquals(Grader.DEFAULT_TIMEOUT_PER_DELIVERY, GradeCommand.parse(List.of("--", "true")).timeout());
+        assertEquals(Duration.ofSeconds(90), GradeCommand.parse(List.of("--timeout-per-delivery", "90s", "--", "true"))
+                .timeout());
     }
 
     @Test

@@ -5,11 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotent.seatgrant.server.Await;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,33 +88,54 @@ class GradeUntrustedWorkersTest {
     }
 
     @Test
-    void aRequestFromAProcessThatLeftItsSessionFailsLivenessAndCountsForNothing() {
+    void aRequestFromAProcessThatLeftItsSessionFailsLivenessAndCountsForNothing() throws Exception {
         // Each delivery starts a child in a session of its own (which no sweep of the delivery's session finds) and
-        // nacks at once; the child POSTs 3 s later, with the key: delivery 2's child inside the bus's 4 s wait before
-        // delivery 3.
+        // nacks at once; the child POSTs, with the key, only once the bus is between deliveries: the bus's wait
+        // releases it and lasts until its POST is answered. Delivery 3's child is never released; it is told to stop.
         String late = """
                 echo escaped > "$MARK"
-                sleep 3
+                for i in $(seq 600); do [ -e "$MARK.go" ] || [ -e "$MARK.stop" ] && break; sleep 0.05; done
+                [ -e "$MARK.go" ] || exit 0
                 hp=${SEATS_BASE_URL#http://}; hp=${hp%%/*}
                 exec 3<>"/dev/tcp/${hp%:*}/${hp##*:}" || exit 0
                 printf 'POST /v1/seats HTTP/1.1\\r\\nHost: %s\\r\\nIdempotency-Key: %s\\r\\nContent-Type: application/json\\r\\nContent-Length: %s\\r\\nConnection: close\\r\\n\\r\\n%s' \\
                     "$hp" "$ID" "${#EVENT}" "$EVENT" >&3
                 timeout 10 cat <&3 > /dev/null
+                : > "$MARK.posted"
                 """;
         // The worker waits until its child is in its own session, or the sweep at the delivery's end would catch it.
+        // It reaches the server itself too, with a lookup (no POST), so the grading is not stopped as if it never did.
         String worker = """
                 EVENT=$(cat)
                 ID=$(printf '%s' "$EVENT" | sed 's/.*"requestId":"\\([^"]*\\)".*/\\1/')
-                MARK=$(mktemp -u -p "$MARKS")
+                MARK=$(mktemp -u -p "$MARKS" mark-XXXXXXXX)
                 export EVENT ID MARK
                 setsid bash -c "$LATE" < /dev/null > /dev/null 2>&1 &
                 for i in $(seq 200); do [ -s "$MARK" ] && break; sleep 0.05; done
+                hp=${SEATS_BASE_URL#http://}; hp=${hp%%/*}
+                exec 3<>"/dev/tcp/${hp%:*}/${hp##*:}" || exit 1
+                printf 'GET /v1/seats/%s HTTP/1.1\\r\\nHost: %s\\r\\nConnection: close\\r\\n\\r\\n' "$ID" "$hp" >&3
+                timeout 10 cat <&3 > /dev/null
                 exit 1
                 """;
         List<String> command = List.of("env", "LATE=" + late, "MARKS=" + dir, "bash", "-c", worker);
-        GradeReport report = new Grader(command, DELIVERY_TIMEOUT).grade(Set.of("redelivery-after-nack"));
+        List<Duration> waits = new CopyOnWriteArrayList<>();
+        Trial.Pauser releaseTheEscapedChild = duration -> {
+            waits.add(duration);
+            List<Path> released = signalWaitingChildren(".go");
+            Await.until(Duration.ofSeconds(30), "the escaped child's POST to be answered",
+                    () -> released.stream().allMatch(mark -> Files.exists(Path.of(mark + ".posted"))));
+        };
+        GradeReport report;
+        try {
+            report = new Grader(command, DELIVERY_TIMEOUT, releaseTheEscapedChild).grade(Set.of("redelivery-after-nack"));
+        } finally {
+            signalWaitingChildren(".stop");
+        }
+        assertEquals(List.of(Duration.ofSeconds(2), Duration.ofSeconds(4)), waits, "the bus asked for its usual waits");
         assertFalse(report.liveness().passed(), report.liveness().reason());
-        assertTrue(report.liveness().reason().matches("redelivery-after-nack: \\d requests? while no delivery ran, the"
+        // Delivery 1's child and delivery 2's, each released between two deliveries.
+        assertTrue(report.liveness().reason().matches("redelivery-after-nack: 2 requests while no delivery ran, the"
                 + " first POST /v1/seats \\(\\d{3}\\) between two deliveries; a worker must not outlive its"
                 + " delivery"), report.liveness().reason());
         // The POST that wrote the seat came from no delivery: the check does not count it.
@@ -117,5 +143,21 @@ class GradeUntrustedWorkersTest {
         assertFalse(check.passed(), check.evidence());
         assertTrue(check.evidence().startsWith("never POSTed"), check.evidence());
         assertEquals(Result.FAIL, report.verdict());
+    }
+
+    /** Signals each escaped child not yet released or stopped (a file beside its mark); returns their marks. */
+    private List<Path> signalWaitingChildren(String signal) {
+        List<Path> signalled = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path mark : files.filter(f -> f.getFileName().toString().matches("mark-[^.]+")).toList()) {
+                if (!Files.exists(Path.of(mark + ".go")) && !Files.exists(Path.of(mark + ".stop"))) {
+                    Files.createFile(Path.of(mark + signal));
+                    signalled.add(mark);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return signalled;
     }
 }
