@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +33,9 @@ class HandoutShapeTest {
 
     @TempDir
     Path temp;
+
+    /** The handouts of this packet's probe secrets generated so far, by the secret's number. */
+    private final Map<Integer, Handout> probes = new HashMap<>();
 
     /** What the last {@code patch} run printed, for a failure's message. */
     private String lastLog = "";
@@ -102,11 +107,12 @@ class HandoutShapeTest {
      * The {@code skip}-th secret of the form "PACKET shape probe N" whose drawn shape is {@code shape}, its handout
      * written under {@code dir}.
      */
-    private static Handout handoutOfShape(String packet, int shape, int skip, Path dir) {
+    private Handout handoutOfShape(String packet, int shape, int skip, Path dir) {
         int seen = 0;
         for (int i = 0; i < 64; i++) {
             byte[] secret = (packet + " shape probe " + i).getBytes(StandardCharsets.UTF_8);
-            Handout handout = PacketVariant.generate(ProjectRoot.get(), packet, secret, null);
+            // The four look-ups walk the same secrets from the first: each is generated once.
+            Handout handout = probes.computeIfAbsent(i, n -> PacketVariant.generate(ProjectRoot.get(), packet, secret, null));
             if (handout.shape() == shape && seen++ == skip) {
                 PacketVariant.writeTree(dir.resolve("handout"), handout.handout());
                 PacketVariant.writeTree(dir.resolve("interviewer"), handout.interviewer());

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -77,6 +78,12 @@ class SamplesPacketTest {
             Map.of("merge", "hire", "conversation", "the debrief decides", "close", "no hire");
     /** What a candidate hands in besides the patch, in their own words, per packet. */
     private static final Map<String, String> HAND_IN = Map.of("seat-grant", "review.md", "fetch-client", "notes.md");
+
+    /**
+     * The handout each domain's replays use, by packet and domain: its secret names the domain only, so every
+     * sample replayed in one domain gets the same handout, generated once (each case still writes its own copy).
+     */
+    private static final Map<String, PacketVariant.Handout> HANDOUTS = new ConcurrentHashMap<>();
 
     @TempDir
     Path temp;
@@ -284,8 +291,8 @@ class SamplesPacketTest {
             return new Replay(dir.resolve("starter"), dir.resolve(tests),
                     dir.resolve("samples").resolve(sample).resolve("patch.diff"), Map.of());
         }
-        PacketVariant.Handout handout = PacketVariant.generate(ProjectRoot.get(), packet,
-                ("samples on " + where).getBytes(StandardCharsets.UTF_8), where);
+        PacketVariant.Handout handout = HANDOUTS.computeIfAbsent(packet + " " + where, key -> PacketVariant.generate(
+                ProjectRoot.get(), packet, ("samples on " + where).getBytes(StandardCharsets.UTF_8), where));
         PacketVariant.writeTree(temp.resolve("handout"), handout.handout());
         PacketVariant.writeTree(temp.resolve("interviewer"), handout.interviewer());
         // The samples are written on the first shape, which interviewer/ keeps whatever the handout's shape.

@@ -17,7 +17,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -25,7 +28,9 @@ import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
+import javax.tools.SimpleJavaFileObject;
 import javax.tools.StandardJavaFileManager;
+import javax.tools.StandardLocation;
 import javax.tools.ToolProvider;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.discovery.ClassSelector;
@@ -81,6 +86,8 @@ public final class StarterRun implements AutoCloseable {
             super(message);
         }
     }
+
+    private static final ConcurrentMap<Path, Set<String>> JAR_ENTRIES = new ConcurrentHashMap<>();
 
     private final Path root;
     private final AtomicInteger builds = new AtomicInteger();
@@ -165,30 +172,80 @@ public final class StarterRun implements AutoCloseable {
         if (sources.isEmpty()) {
             return;
         }
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        if (javac == null) {
-            throw new IllegalStateException("no system Java compiler: run the build on a JDK, not a JRE");
-        }
-        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ROOT,
-                StandardCharsets.UTF_8)) {
+        try {
             Files.createDirectories(output);
-            List<String> options = List.of(
-                    "--release", release(),
-                    "-encoding", "UTF-8",
-                    "-proc:none",
-                    "-classpath", String.join(File.pathSeparator, classpath),
-                    "-d", output.toString());
-            boolean ok = javac.getTask(null, files, diagnostics, options, null,
-                    files.getJavaFileObjectsFromPaths(sources)).call();
-            if (!ok) {
-                throw new CompilationFailed(diagnostics.getDiagnostics().stream()
-                        .filter(d -> d.getKind() == Diagnostic.Kind.ERROR)
-                        .map(d -> d.getSource().getName() + ":" + d.getLineNumber() + ": " + d.getMessage(Locale.ROOT))
-                        .collect(Collectors.joining("\n", "starter does not compile:\n", "")));
-            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        List<String> errors = Javac.compile(sources, classpath, output, release());
+        if (!errors.isEmpty()) {
+            throw new CompilationFailed(String.join("\n", errors));
+        }
+    }
+
+    /**
+     * A source file read from disk by each compilation that needs it. The shared file manager's own source objects
+     * would keep a file's text while its time stamp stays the same, and a patch applied within the same
+     * millisecond as the build before it must still be compiled.
+     */
+    private static final class SourceFile extends SimpleJavaFileObject {
+
+        private final Path path;
+
+        SourceFile(Path path) {
+            super(path.toUri(), Kind.SOURCE);
+            this.path = path;
+        }
+
+        @Override
+        public CharSequence getCharContent(boolean ignoreEncodingErrors) throws IOException {
+            return Files.readString(path, StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * The system compiler with one standard file manager for every build in this JVM, so the classpath's jars
+     * (WireMock's standalone jar alone holds thousands of entries) and the platform's class files are opened and
+     * indexed once, not once per build; {@link JavaCompiler} lets a standard file manager serve sequential
+     * compilations. Builds take turns: the file manager's locations are set per build.
+     */
+    private static final class Javac {
+
+        private static JavaCompiler compiler;
+        private static StandardJavaFileManager files;
+
+        private Javac() {
+        }
+
+        /** Compiles {@code sources} into {@code output}; returns javac's errors, empty when it compiled. */
+        static synchronized List<String> compile(List<Path> sources, List<String> classpath, Path output, String release) {
+            if (compiler == null) {
+                compiler = ToolProvider.getSystemJavaCompiler();
+                if (compiler == null) {
+                    throw new IllegalStateException("no system Java compiler: run the build on a JDK, not a JRE");
+                }
+                files = compiler.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
+            }
+            DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+            try {
+                files.setLocationFromPaths(StandardLocation.CLASS_PATH, classpath.stream().map(Path::of).toList());
+                files.setLocationFromPaths(StandardLocation.CLASS_OUTPUT, List.of(output));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            List<String> options = List.of("--release", release, "-encoding", "UTF-8", "-proc:none");
+            boolean ok = compiler.getTask(null, files, diagnostics, options, null,
+                    sources.stream().map(SourceFile::new).toList()).call();
+            if (ok) {
+                return List.of();
+            }
+            List<String> errors = new ArrayList<>();
+            errors.add("starter does not compile:");
+            diagnostics.getDiagnostics().stream()
+                    .filter(d -> d.getKind() == Diagnostic.Kind.ERROR)
+                    .map(d -> d.getSource().getName() + ":" + d.getLineNumber() + ": " + d.getMessage(Locale.ROOT))
+                    .forEach(errors::add);
+            return errors;
         }
     }
 
@@ -290,11 +347,22 @@ public final class StarterRun implements AutoCloseable {
         if (!Files.isRegularFile(entry)) {
             return false;
         }
-        try (JarFile jar = new JarFile(entry.toFile())) {
-            return classFiles.stream().anyMatch(f -> jar.getEntry(f) != null);
-        } catch (IOException e) {
-            return false;
-        }
+        Set<String> entries = jarEntries(entry);
+        return classFiles.stream().anyMatch(entries::contains);
+    }
+
+    /**
+     * The entry names of a jar on the test classpath, read once per JVM: every build asks the same jars, and they do
+     * not change while the tests run. A jar that cannot be read has no entries, as before.
+     */
+    private static Set<String> jarEntries(Path jar) {
+        return JAR_ENTRIES.computeIfAbsent(jar, path -> {
+            try (JarFile file = new JarFile(path.toFile())) {
+                return file.stream().map(JarEntry::getName).collect(Collectors.toUnmodifiableSet());
+            } catch (IOException e) {
+                return Set.of();
+            }
+        });
     }
 
     private static void copyResources(Path from, Path to) {
