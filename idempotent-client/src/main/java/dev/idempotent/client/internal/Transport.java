@@ -18,9 +18,10 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One HTTP exchange over {@code java.net.http}, and nothing else: no retry, no classification, no sleeping.
@@ -155,16 +156,20 @@ public final class Transport {
     /**
      * The JDK's byte-array body, read within what is left of an attempt's budget once the headers are in. When the
      * budget runs out first, the read is cancelled (the JDK closes the connection) and the body fails with an
-     * {@link HttpTimeoutException}. The timer is {@code orTimeout}'s shared one, dropped as soon as the body ends.
+     * {@link HttpTimeoutException}. Budgets are checked by {@link Deadlines}' one thread every
+     * {@link Deadlines#TICK}, not by a timer per body: a timer armed and cancelled on every call wakes a thread on
+     * every call, which costs a loopback call about a tenth of its throughput on two cores.
      */
     static final class TimedBody implements HttpResponse.BodySubscriber<byte[]> {
         static final String TIMED_OUT = "the attempt timed out before the whole answer arrived";
 
         private final HttpResponse.BodySubscriber<byte[]> bytes = HttpResponse.BodySubscribers.ofByteArray();
         private final CompletableFuture<byte[]> body = new CompletableFuture<>();
+        private final long deadline;
         private volatile Flow.Subscription subscription;
 
-        private TimedBody(long nanosLeft) {
+        private TimedBody(long deadline) {
+            this.deadline = deadline;
             bytes.getBody().whenComplete((read, failure) -> {
                 if (failure == null) {
                     body.complete(read);
@@ -172,23 +177,24 @@ public final class Transport {
                     body.completeExceptionally(failure);
                 }
             });
-            CompletableFuture<Void> budget = new CompletableFuture<Void>()
-                    .orTimeout(Math.max(nanosLeft, 0), TimeUnit.NANOSECONDS);
-            budget.whenComplete((ignored, late) -> {
-                if (late != null && body.completeExceptionally(new HttpTimeoutException(TIMED_OUT))) {
-                    Flow.Subscription s = subscription;
-                    if (s != null) {
-                        s.cancel();
-                    }
-                }
-            });
-            body.whenComplete((read, failure) -> budget.complete(null));
+            Deadlines.watch(this);
+            body.whenComplete((read, failure) -> Deadlines.forget(this));
         }
 
-        /** A handler whose body gets what is left of {@code timeout}, counted from now, when the headers arrive. */
+        /** A handler whose body gets what is left of {@code timeout}, counted from now. */
         static HttpResponse.BodyHandler<byte[]> handler(Duration timeout) {
             long deadline = System.nanoTime() + timeout.toNanos();
-            return info -> new TimedBody(deadline - System.nanoTime());
+            return info -> new TimedBody(deadline);
+        }
+
+        /** Fails the body and cancels the read, unless the body has ended. */
+        void expire() {
+            if (body.completeExceptionally(new HttpTimeoutException(TIMED_OUT))) {
+                Flow.Subscription s = subscription;
+                if (s != null) {
+                    s.cancel();
+                }
+            }
         }
 
         @Override
@@ -220,6 +226,53 @@ public final class Transport {
         @Override
         public CompletionStage<byte[]> getBody() {
             return body;
+        }
+    }
+
+    /**
+     * The bodies being read, and one daemon thread for the whole JVM that expires those past their deadline every
+     * {@link #TICK} (so a body may run up to a tick over its budget). Like the JDK's own delay thread behind
+     * {@code orTimeout}, it is started on first use and never stopped.
+     */
+    static final class Deadlines {
+        static final Duration TICK = Duration.ofMillis(50);
+        private static final Set<TimedBody> READING = ConcurrentHashMap.newKeySet();
+        private static volatile boolean started;
+
+        private Deadlines() {
+        }
+
+        static void watch(TimedBody body) {
+            READING.add(body);
+            if (!started) {
+                start();
+            }
+        }
+
+        static void forget(TimedBody body) {
+            READING.remove(body);
+        }
+
+        private static synchronized void start() {
+            if (started) {
+                return;
+            }
+            Thread t = new Thread(Deadlines::sweep, "idempotent-client-body-deadlines");
+            t.setDaemon(true);
+            t.start();
+            started = true;
+        }
+
+        private static void sweep() {
+            while (true) {
+                LockSupport.parkNanos(TICK.toNanos());
+                long now = System.nanoTime();
+                for (TimedBody body : READING) {
+                    if (now - body.deadline >= 0) {
+                        body.expire();
+                    }
+                }
+            }
         }
     }
 
