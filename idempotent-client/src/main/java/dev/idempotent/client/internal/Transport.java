@@ -158,7 +158,7 @@ public final class Transport {
      * budget runs out first, the read is cancelled (the JDK closes the connection) and the body fails with an
      * {@link HttpTimeoutException}. Budgets are checked by {@link Deadlines}' one thread every
      * {@link Deadlines#TICK}, not by a timer per body: a timer armed and cancelled on every call wakes a thread on
-     * every call, which costs a loopback call about a tenth of its throughput on two cores.
+     * every call, which cost about 7% of the loopback benchmark's throughput on two cores (docs/benchmarks.md).
      */
     static final class TimedBody implements HttpResponse.BodySubscriber<byte[]> {
         static final String TIMED_OUT = "the attempt timed out before the whole answer arrived";
