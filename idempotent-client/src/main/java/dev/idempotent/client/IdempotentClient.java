@@ -39,7 +39,7 @@ import java.util.function.Supplier;
  * {@code idempotent.outcome}) and one {@link IdempotentListener} call.
  *
  * <p>Thread-safe: build one per provider and share it. {@link #close()} it when done: it releases the HTTP client
- * and the timer thread it created (never a client the caller passed in); a closed client refuses new calls with
+ * and the threads it created (never a client the caller passed in); a closed client refuses new calls with
  * {@link IllegalStateException}.
  *
  * <p>Classification, in order (the first match wins; the caller's rules come before all of these):
@@ -80,7 +80,7 @@ public final class IdempotentClient implements AutoCloseable {
         this.owned = new OwnedResources(b.httpClient == null, b.connectTimeout, b.retryName);
         this.scheduler = b.scheduler != null ? b.scheduler : owned;
         HttpClient client = b.httpClient != null ? b.httpClient : owned.client();
-        this.transport = new Transport(client, b.keyHeader, b.customizer);
+        this.transport = new Transport(client, b.keyHeader, b.customizer, b.retryName);
         this.classifier = new Classifier(b.rules, b.resourceIdPointer.map(JsonPointer::compile));
         this.policy = new CallPolicy(
                 new CallPolicy.Limits(b.retryName, b.maxAttempts, b.baseDelay, b.maxDelay, b.retryAfterCap,
@@ -238,8 +238,8 @@ public final class IdempotentClient implements AutoCloseable {
     }
 
     /**
-     * Releases what the client created: its HTTP client (never the caller's), that client's threads and the timer
-     * thread. Calls still running through {@code sendAsync} are cancelled; a {@code send} still running ends with
+     * Releases what the client created: its HTTP client (never the caller's), that client's threads, the timer
+     * thread and the thread that times the answers' bodies. Calls still running through {@code sendAsync} are cancelled; a {@code send} still running ends with
      * {@link IllegalStateException} before its next attempt. Idempotent.
      */
     @Override
@@ -248,6 +248,7 @@ public final class IdempotentClient implements AutoCloseable {
         for (AsyncCall call : inFlight) {
             call.closeNow();
         }
+        transport.close();
         owned.close();
     }
 
@@ -308,15 +309,10 @@ public final class IdempotentClient implements AutoCloseable {
         @Override
         public CompletableFuture<IdempotentResponse> completeAsync(Supplier<? extends IdempotentResponse> supplier,
                 Executor executor) {
-            // The JDK completes it later through a method no override sees: the call ends now, as for complete.
+            // The JDK completes it later through a method no override sees: the call ends now, as for complete. (The
+            // one-argument form calls this one.)
             endFromOutside(OutcomeEvent.COMPLETED);
             return super.completeAsync(supplier, executor);
-        }
-
-        @Override
-        public CompletableFuture<IdempotentResponse> completeAsync(Supplier<? extends IdempotentResponse> supplier) {
-            endFromOutside(OutcomeEvent.COMPLETED);
-            return super.completeAsync(supplier);
         }
 
         @Override

@@ -3,6 +3,7 @@ package dev.idempotent.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -177,7 +178,7 @@ class WholeExchangeTest {
                 IdempotentClient c = client(Duration.ofSeconds(5))) {
             CompletableFuture<IdempotentResponse> f = c.sendAsync(order(s.uri("/orders"), "k_async"));
             s.awaitArrival();
-            f.completeAsync(() -> null);
+            assertSame(f, f.completeAsync(() -> null));
             assertEquals(null, f.get(30, TimeUnit.SECONDS));
             assertEquals(List.of(Optional.of(OutcomeEvent.COMPLETED)),
                     outcomes.stream().map(OutcomeEvent::endedBy).toList());

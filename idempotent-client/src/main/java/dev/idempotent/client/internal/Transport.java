@@ -37,6 +37,7 @@ public final class Transport {
     private final HttpClient client;
     private final String keyHeader;
     private final AttemptCustomizer customizer;
+    private final Deadlines deadlines;
 
     /**
      * A transport on the given client.
@@ -46,9 +47,28 @@ public final class Transport {
      * @param customizer called on every attempt's request builder before the request's and the client's headers
      */
     public Transport(HttpClient client, String keyHeader, AttemptCustomizer customizer) {
+        this(client, keyHeader, customizer, "idempotent-client");
+    }
+
+    /**
+     * A transport on the given client whose body budgets are checked by a thread named {@code threadPrefix +
+     * "-body-deadlines"}, started on the first answer and ended by {@link #close()}.
+     *
+     * @param client       the JDK client to send with
+     * @param keyHeader    the header the key goes in
+     * @param customizer   called on every attempt's request builder before the request's and the client's headers
+     * @param threadPrefix how the sweeping thread's name starts
+     */
+    public Transport(HttpClient client, String keyHeader, AttemptCustomizer customizer, String threadPrefix) {
         this.client = Objects.requireNonNull(client, "client");
         this.keyHeader = Objects.requireNonNull(keyHeader, "keyHeader");
         this.customizer = Objects.requireNonNull(customizer, "customizer");
+        this.deadlines = new Deadlines(threadPrefix + "-body-deadlines");
+    }
+
+    /** Ends the sweeping thread and fails every body still being read, as a timeout. Idempotent. */
+    public void close() {
+        deadlines.close();
     }
 
     /**
@@ -87,7 +107,7 @@ public final class Transport {
      */
     public Exchange send(IdempotentRequest request, String headerKey, int attempt, Duration timeout)
             throws IOException, InterruptedException {
-        return exchange(client.send(request(request, headerKey, attempt, timeout), TimedBody.handler(timeout)));
+        return exchange(client.send(request(request, headerKey, attempt, timeout), deadlines.handler(timeout)));
     }
 
     /**
@@ -104,7 +124,7 @@ public final class Transport {
     public CompletableFuture<Exchange> sendAsync(IdempotentRequest request, String headerKey, int attempt,
             Duration timeout) {
         CompletableFuture<HttpResponse<byte[]>> exchange =
-                client.sendAsync(request(request, headerKey, attempt, timeout), TimedBody.handler(timeout));
+                client.sendAsync(request(request, headerKey, attempt, timeout), deadlines.handler(timeout));
         // A stage chained on the exchange would not pass a cancel back to it; this future does.
         CompletableFuture<Exchange> answer = new CompletableFuture<>() {
             @Override
@@ -168,7 +188,7 @@ public final class Transport {
         private final long deadline;
         private volatile Flow.Subscription subscription;
 
-        private TimedBody(long deadline) {
+        private TimedBody(Deadlines deadlines, long deadline) {
             this.deadline = deadline;
             bytes.getBody().whenComplete((read, failure) -> {
                 if (failure == null) {
@@ -177,14 +197,8 @@ public final class Transport {
                     body.completeExceptionally(failure);
                 }
             });
-            Deadlines.watch(this);
-            body.whenComplete((read, failure) -> Deadlines.forget(this));
-        }
-
-        /** A handler whose body gets what is left of {@code timeout}, counted from now. */
-        static HttpResponse.BodyHandler<byte[]> handler(Duration timeout) {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            return info -> new TimedBody(deadline);
+            deadlines.watch(this);
+            body.whenComplete((read, failure) -> deadlines.forget(this));
         }
 
         /** Fails the body and cancels the read, unless the body has ended. */
@@ -230,48 +244,76 @@ public final class Transport {
     }
 
     /**
-     * The bodies being read, and one daemon thread for the whole JVM that expires those past their deadline every
-     * {@link #TICK} (so a body may run up to a tick over its budget). Like the JDK's own delay thread behind
-     * {@code orTimeout}, it is started on first use and never stopped.
+     * The bodies being read, and one daemon thread per transport that expires those past their deadline every
+     * {@link #TICK} (so a body may run up to a tick over its budget). The thread starts on the first answer and ends
+     * with {@link #close()}.
      */
-    static final class Deadlines {
+    static final class Deadlines implements AutoCloseable {
         static final Duration TICK = Duration.ofMillis(50);
-        private static final Set<TimedBody> READING = ConcurrentHashMap.newKeySet();
-        private static volatile boolean started;
+        private final Set<TimedBody> reading = ConcurrentHashMap.newKeySet();
+        private final String threadName;
+        private volatile Thread sweeper;
+        private boolean closed;
 
-        private Deadlines() {
+        Deadlines(String threadName) {
+            this.threadName = threadName;
         }
 
-        static void watch(TimedBody body) {
-            READING.add(body);
-            if (!started) {
+        /** A handler whose body gets what is left of {@code timeout}, counted from now. */
+        HttpResponse.BodyHandler<byte[]> handler(Duration timeout) {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            return info -> new TimedBody(this, deadline);
+        }
+
+        void watch(TimedBody body) {
+            reading.add(body);
+            if (sweeper == null) {
                 start();
             }
         }
 
-        static void forget(TimedBody body) {
-            READING.remove(body);
+        void forget(TimedBody body) {
+            reading.remove(body);
         }
 
-        private static synchronized void start() {
-            if (started) {
+        private synchronized void start() {
+            if (sweeper != null || closed) {
                 return;
             }
-            Thread t = new Thread(Deadlines::sweep, "idempotent-client-body-deadlines");
+            Thread t = new Thread(this::sweep, threadName);
             t.setDaemon(true);
+            sweeper = t;
             t.start();
-            started = true;
         }
 
-        private static void sweep() {
-            while (true) {
+        private void sweep() {
+            while (!Thread.currentThread().isInterrupted()) {
                 LockSupport.parkNanos(TICK.toNanos());
-                long now = System.nanoTime();
-                for (TimedBody body : READING) {
-                    if (now - body.deadline >= 0) {
-                        body.expire();
-                    }
+                expire(System.nanoTime());
+            }
+        }
+
+        private void expire(long now) {
+            for (TimedBody body : reading) {
+                if (now - body.deadline >= 0) {
+                    body.expire();
                 }
+            }
+        }
+
+        @Override
+        public void close() {
+            Thread t;
+            synchronized (this) {
+                closed = true;
+                t = sweeper;
+            }
+            if (t != null) {
+                t.interrupt();
+            }
+            // Nothing times these out any more: end them now.
+            for (TimedBody body : reading) {
+                body.expire();
             }
         }
     }
