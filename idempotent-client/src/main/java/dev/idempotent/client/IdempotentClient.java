@@ -239,8 +239,9 @@ public final class IdempotentClient implements AutoCloseable {
 
     /**
      * Releases what the client created: its HTTP client (never the caller's), that client's threads, the timer
-     * thread and the thread that times the answers' bodies. Calls still running through {@code sendAsync} are cancelled; a {@code send} still running ends with
-     * {@link IllegalStateException} before its next attempt. Idempotent.
+     * thread and the thread that times the answers' bodies. Calls still running through {@code sendAsync} are
+     * cancelled; a {@code send} still running ends with {@link IllegalStateException} before its next attempt.
+     * Idempotent.
      */
     @Override
     public void close() {

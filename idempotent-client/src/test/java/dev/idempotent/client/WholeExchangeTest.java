@@ -173,6 +173,34 @@ class WholeExchangeTest {
     }
 
     @Test
+    @Timeout(20)
+    void closingTheClientEndsABodyStillBeingRead() throws Exception {
+        try (StallingServer s = new StallingServer()) {
+            // The caller's HTTP client, which close() leaves running: only the client's own body deadline can end
+            // the read.
+            IdempotentClient c = IdempotentClient.builder().sleeper(time).scheduler(time).clock(time)
+                    .httpClient(java.net.http.HttpClient.newBuilder()
+                            .followRedirects(java.net.http.HttpClient.Redirect.NEVER).build())
+                    .maxAttempts(1).attemptTimeout(Duration.ofSeconds(25)).build();
+            CompletableFuture<Throwable> ended = CompletableFuture.supplyAsync(() -> {
+                try {
+                    c.send(order(s.uri(), "k_close"));
+                    return null;
+                } catch (RuntimeException e) {
+                    return e;
+                }
+            });
+            assertTrue(s.headersSent.await(10, TimeUnit.SECONDS));
+            c.close();
+            // Within the attempt's 25 s budget, nothing else would end the read.
+            RetriesExhaustedException e = assertInstanceOf(RetriesExhaustedException.class,
+                    ended.get(10, TimeUnit.SECONDS));
+            assertInstanceOf(HttpTimeoutException.class, e.getCause());
+            assertTrue(s.clientLeft.await(10, TimeUnit.SECONDS), "the read was cancelled");
+        }
+    }
+
+    @Test
     void completeAsyncEndsTheCallAsCompleted() throws Exception {
         try (ScriptedServer s = new ScriptedServer(n -> new Answer(201, "{\"id\":\"o\"}")).holding();
                 IdempotentClient c = client(Duration.ofSeconds(5))) {

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -38,17 +37,6 @@ public final class Transport {
     private final String keyHeader;
     private final AttemptCustomizer customizer;
     private final Deadlines deadlines;
-
-    /**
-     * A transport on the given client.
-     *
-     * @param client     the JDK client to send with
-     * @param keyHeader  the header the key goes in
-     * @param customizer called on every attempt's request builder before the request's and the client's headers
-     */
-    public Transport(HttpClient client, String keyHeader, AttemptCustomizer customizer) {
-        this(client, keyHeader, customizer, "idempotent-client");
-    }
 
     /**
      * A transport on the given client whose body budgets are checked by a thread named {@code threadPrefix +
@@ -137,8 +125,7 @@ public final class Transport {
             if (failure == null) {
                 answer.complete(exchange(response));
             } else {
-                answer.completeExceptionally(failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure);
+                answer.completeExceptionally(failure);
             }
         });
         return answer;
@@ -152,9 +139,8 @@ public final class Transport {
     HttpRequest request(IdempotentRequest request, String headerKey, int attempt, Duration timeout) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri());
         customizer.customize(builder, request.key(), attempt);
-        List<Map.Entry<String, String>> headers = request.headers();
-        Set<String> set = headers.isEmpty() ? Set.of() : new HashSet<>();
-        for (Map.Entry<String, String> header : headers) {
+        Set<String> set = new HashSet<>();
+        for (Map.Entry<String, String> header : request.headers()) {
             // The first value replaces the customizer's; a second value under the same name is added beside it.
             if (set.add(header.getKey().toLowerCase(Locale.ROOT))) {
                 builder.setHeader(header.getKey(), header.getValue());
@@ -253,7 +239,7 @@ public final class Transport {
         private final Set<TimedBody> reading = ConcurrentHashMap.newKeySet();
         private final String threadName;
         private volatile Thread sweeper;
-        private boolean closed;
+        private volatile boolean closed;
 
         Deadlines(String threadName) {
             this.threadName = threadName;
@@ -267,7 +253,7 @@ public final class Transport {
 
         void watch(TimedBody body) {
             reading.add(body);
-            if (sweeper == null) {
+            if (sweeper == null || closed) {
                 start();
             }
         }
@@ -277,7 +263,12 @@ public final class Transport {
         }
 
         private synchronized void start() {
-            if (sweeper != null || closed) {
+            if (closed) {
+                // Nothing would time this body out: an attempt that outlived close() ends as a timeout at once.
+                expireAll();
+                return;
+            }
+            if (sweeper != null) {
                 return;
             }
             Thread t = new Thread(this::sweep, threadName);
@@ -312,6 +303,10 @@ public final class Transport {
                 t.interrupt();
             }
             // Nothing times these out any more: end them now.
+            expireAll();
+        }
+
+        private void expireAll() {
             for (TimedBody body : reading) {
                 body.expire();
             }
