@@ -1,8 +1,9 @@
 package dev.idempotent.client.internal;
 
 import com.fasterxml.jackson.core.JsonPointer;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.idempotent.client.IdempotentResponse;
 import dev.idempotent.client.ResponseRule;
 import dev.idempotent.client.Verdict;
@@ -27,7 +28,7 @@ import java.util.OptionalInt;
  */
 public final class Classifier {
 
-    private final ObjectMapper json = new ObjectMapper();
+    private final JsonFactory json = new JsonFactory();
     private final List<ResponseRule> rules;
     private final Optional<JsonPointer> resourceIdPointer;
 
@@ -179,19 +180,55 @@ public final class Classifier {
         if (answer.contentType().map(t -> t.toLowerCase(Locale.ROOT).contains("problem+json")).orElse(false)) {
             return Optional.empty();
         }
-        try {
-            JsonNode node = json.readTree(answer.body());
-            JsonNode id = node == null ? null : node.at(resourceIdPointer.get());
-            if (id != null && id.isTextual() && !id.asText().isBlank()) {
-                return Optional.of(id.asText());
-            }
-            if (id != null && id.isIntegralNumber()) {
-                return Optional.of(id.asText());
-            }
-            return Optional.empty();
+        // Streamed, not read into a tree: the body may be a large resource, and only one value of it is wanted.
+        try (JsonParser parser = json.createParser(answer.body())) {
+            JsonToken first = parser.nextToken();
+            return first == null ? Optional.empty() : find(parser, first, resourceIdPointer.get());
         } catch (IOException unreadable) {
             // Unreadable is a classification input, not an error: the guard clauses decide what it means.
             return Optional.empty();
         }
+    }
+
+    /**
+     * Reads the whole value that starts at {@code token} (so a body broken anywhere in its first value is
+     * unreadable, as it would be as a tree) and returns the id {@code pointer} finds in it. A name given twice is
+     * read as its last value, as Jackson's tree keeps it.
+     */
+    private static Optional<String> find(JsonParser parser, JsonToken token, JsonPointer pointer) throws IOException {
+        if (pointer.matches()) {
+            if (token == JsonToken.VALUE_STRING) {
+                String id = parser.getText();
+                return id.isBlank() ? Optional.empty() : Optional.of(id);
+            }
+            if (token == JsonToken.VALUE_NUMBER_INT) {
+                // The number's value, not its text: -0 is 0, as the tree writes it.
+                return Optional.of(parser.getNumberValue().toString());
+            }
+            parser.skipChildren();
+            return Optional.empty();
+        }
+        Optional<String> found = Optional.empty();
+        if (token == JsonToken.START_OBJECT) {
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                JsonPointer tail = pointer.matchProperty(parser.currentName());
+                JsonToken value = parser.nextToken();
+                if (tail == null) {
+                    parser.skipChildren();
+                } else {
+                    found = find(parser, value, tail);
+                }
+            }
+        } else if (token == JsonToken.START_ARRAY) {
+            for (int index = 0; parser.nextToken() != JsonToken.END_ARRAY; index++) {
+                JsonPointer tail = pointer.matchElement(index);
+                if (tail == null) {
+                    parser.skipChildren();
+                } else {
+                    found = find(parser, parser.currentToken(), tail);
+                }
+            }
+        }
+        return found;
     }
 }

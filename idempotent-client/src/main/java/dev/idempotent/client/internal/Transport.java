@@ -16,10 +16,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -165,42 +165,51 @@ public final class Transport {
      * {@link HttpTimeoutException}. Budgets are checked by {@link Deadlines}' one thread every
      * {@link Deadlines#TICK}, not by a timer per body: a timer armed and cancelled on every call wakes a thread on
      * every call, which cost about 7% of the loopback benchmark's throughput on two cores (docs/benchmarks.md).
+     *
+     * <p>It reaches the JDK through {@link HttpResponse.BodySubscribers#fromSubscriber}, not as a body subscriber of
+     * its own: the JDK hands a body subscriber it did not make to its executor to finish, a thread hop that cost
+     * about 15 us a call on loopback, and on JDK 17 it finishes its own {@code fromSubscriber} bodies in place.
      */
-    static final class TimedBody implements HttpResponse.BodySubscriber<byte[]> {
+    static final class TimedBody implements Flow.Subscriber<List<ByteBuffer>> {
         static final String TIMED_OUT = "the attempt timed out before the whole answer arrived";
 
         private final HttpResponse.BodySubscriber<byte[]> bytes = HttpResponse.BodySubscribers.ofByteArray();
-        private final CompletableFuture<byte[]> body = new CompletableFuture<>();
+        /** What the JDK reads into: this body, wrapped by the JDK, which completes when the body ends. */
+        final HttpResponse.BodySubscriber<byte[]> subscriber;
         private final long deadline;
+        private final AtomicBoolean expired = new AtomicBoolean();
         private volatile Flow.Subscription subscription;
 
         private TimedBody(Deadlines deadlines, long deadline) {
             this.deadline = deadline;
-            bytes.getBody().whenComplete((read, failure) -> {
-                if (failure == null) {
-                    body.complete(read);
-                } else {
-                    body.completeExceptionally(failure);
-                }
-            });
+            this.subscriber = HttpResponse.BodySubscribers.fromSubscriber(this, TimedBody::read);
             deadlines.watch(this);
-            body.whenComplete((read, failure) -> deadlines.forget(this));
+            subscriber.getBody().whenComplete((read, failure) -> deadlines.forget(this));
+        }
+
+        /** The bytes read; called by the JDK once the body completed. */
+        private byte[] read() {
+            // ofByteArray completes in onComplete, in the thread that called it.
+            return bytes.getBody().toCompletableFuture().join();
         }
 
         /** Fails the body and cancels the read, unless the body has ended. */
         void expire() {
-            if (body.completeExceptionally(new HttpTimeoutException(TIMED_OUT))) {
-                Flow.Subscription s = subscription;
-                if (s != null) {
-                    s.cancel();
-                }
+            if (subscriber.getBody().toCompletableFuture().isDone() || !expired.compareAndSet(false, true)) {
+                return;
             }
+            Flow.Subscription s = subscription;
+            if (s != null) {
+                s.cancel();
+            }
+            // Completes the body as failed; what the JDK still delivers afterwards is ignored below.
+            subscriber.onError(new HttpTimeoutException(TIMED_OUT));
         }
 
         @Override
         public void onSubscribe(Flow.Subscription s) {
             subscription = s;
-            if (body.isDone()) {
+            if (expired.get()) {
                 // The budget ran out before the body started.
                 s.cancel();
             } else {
@@ -210,7 +219,9 @@ public final class Transport {
 
         @Override
         public void onNext(List<ByteBuffer> item) {
-            bytes.onNext(item);
+            if (!expired.get()) {
+                bytes.onNext(item);
+            }
         }
 
         @Override
@@ -220,12 +231,9 @@ public final class Transport {
 
         @Override
         public void onComplete() {
-            bytes.onComplete();
-        }
-
-        @Override
-        public CompletionStage<byte[]> getBody() {
-            return body;
+            if (!expired.get()) {
+                bytes.onComplete();
+            }
         }
     }
 
@@ -248,7 +256,7 @@ public final class Transport {
         /** A handler whose body gets what is left of {@code timeout}, counted from now. */
         HttpResponse.BodyHandler<byte[]> handler(Duration timeout) {
             long deadline = System.nanoTime() + timeout.toNanos();
-            return info -> new TimedBody(this, deadline);
+            return info -> new TimedBody(this, deadline).subscriber;
         }
 
         void watch(TimedBody body) {

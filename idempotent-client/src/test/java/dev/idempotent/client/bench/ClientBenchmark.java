@@ -21,13 +21,15 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What the client costs on top of the HTTP exchange it wraps: keyed POSTs, one at a time, through
  * {@link IdempotentClient} and through the same {@link HttpClient} bare, against one JDK HTTP server on loopback
- * that answers every POST with a {@code 201} and an id. The two loops alternate for several rounds on one
- * connection pool; each reports calls per second and bytes allocated per call (all threads of the JVM, server
- * included, so the difference between the loops is what the client adds). Not a test: a number measured once and
+ * that answers every POST with a {@code 201} and an id. The two loops take turns in blocks of a hundred calls
+ * (bare, client, client, bare, ...) on one connection pool, for several rounds; each loop reports calls per second
+ * and bytes allocated per call (all threads of the JVM, server included, so the difference between the loops is
+ * what the client adds). Not a test: a number measured once and
  * written down in docs/benchmarks.md. Run with {@code ./mvnw -B -q -o -Pbench -pl idempotent-client verify -DskipTests}.
  *
  * <p>Settings: {@code -Dbench.seconds} per round (default 5), {@code -Dbench.rounds} (default 5),
- * {@code -Dbench.warmup} seconds per loop before the first round (default 10), {@code -Dbench.logEvents=false} to
+ * {@code -Dbench.warmup} seconds per loop before the first round (default 10), {@code -Dbench.block} calls per turn
+ * (default 100), {@code -Dbench.logEvents=false} to
  * measure the client without its two log events per call (the listener is told either way).
  */
 public final class ClientBenchmark {
@@ -45,6 +47,7 @@ public final class ClientBenchmark {
         int seconds = Integer.getInteger("bench.seconds", 5);
         int rounds = Integer.getInteger("bench.rounds", 5);
         int warmup = Integer.getInteger("bench.warmup", 10);
+        int block = Integer.getInteger("bench.block", 100);
         boolean logEvents = Boolean.parseBoolean(System.getProperty("bench.logEvents", "true"));
 
         // Without it the JDK's server leaves Nagle on, and every small answer waits out a delayed ACK (about 40 ms):
@@ -91,26 +94,34 @@ public final class ClientBenchmark {
         run(keyed, Duration.ofSeconds(warmup));
         List<double[]> bareRounds = new ArrayList<>();
         List<double[]> keyedRounds = new ArrayList<>();
+        long n = 0;
         for (int i = 0; i < rounds; i++) {
-            // Odd rounds run the bare loop first, even rounds the client first: whatever the first loop of a round
-            // leaves behind (garbage, a cooled cache, a timer firing) falls on each loop equally often.
-            if (i % 2 == 0) {
-                bareRounds.add(run(bare, Duration.ofSeconds(seconds)));
-                keyedRounds.add(run(keyed, Duration.ofSeconds(seconds)));
-            } else {
-                keyedRounds.add(run(keyed, Duration.ofSeconds(seconds)));
-                bareRounds.add(run(bare, Duration.ofSeconds(seconds)));
+            // Within a round the loops take turns in short blocks, in the order bare, client, client, bare: the
+            // machine's speed drifts over seconds (loopback rates here swing by half within a minute), and a drift
+            // slower than a block falls on both loops alike instead of on whichever ran during it.
+            // Per loop: nanoseconds, bytes allocated, calls, CPU nanoseconds of the whole process.
+            double[] b = new double[4];
+            double[] k = new double[4];
+            long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+            for (int turn = 0; System.nanoTime() < end; turn++) {
+                boolean bareFirst = turn % 2 == 0;
+                n = block(bareFirst ? bare : keyed, bareFirst ? b : k, block, n);
+                n = block(bareFirst ? keyed : bare, bareFirst ? k : b, block, n);
             }
+            bareRounds.add(b);
+            keyedRounds.add(k);
             System.out.printf(Locale.ROOT, "round %d: bare %.0f calls/s %.0f B/call; idempotent-client %.0f calls/s"
-                    + " %.0f B/call; ratio %.3f%n", i + 1, bareRounds.get(i)[0], bareRounds.get(i)[1],
-                    keyedRounds.get(i)[0], keyedRounds.get(i)[1], keyedRounds.get(i)[0] / bareRounds.get(i)[0]);
+                    + " %.0f B/call; ratio %.3f%n", i + 1, rate(b), b[1] / b[2], rate(k), k[1] / k[2],
+                    rate(k) / rate(b));
         }
         double[] b = pooled(bareRounds);
         double[] k = pooled(keyedRounds);
         System.out.printf(Locale.ROOT, "all rounds: bare %.0f calls/s, %.0f B/call; idempotent-client %.0f calls/s,"
                 + " %.0f B/call; ratio %.3f; client adds %.0f B/call (%.1f us/call); median round ratio %.3f%n",
-                b[0], b[1], k[0], k[1], k[0] / b[0], k[1] - b[1], (1e6 / k[0]) - (1e6 / b[0]),
-                medianRatio(keyedRounds, bareRounds));
+                rate(b), b[1] / b[2], rate(k), k[1] / k[2], rate(k) / rate(b), k[1] / k[2] - b[1] / b[2],
+                (1e6 / rate(k)) - (1e6 / rate(b)), medianRatio(keyedRounds, bareRounds));
+        System.out.printf(Locale.ROOT, "process CPU per call: bare %.1f us, idempotent-client %.1f us%n",
+                b[3] / b[2] / 1e3, k[3] / k[2] / 1e3);
         System.out.printf(Locale.ROOT, "java %s on %s, %d cpus; log events %s%n", System.getProperty("java.version"),
                 System.getProperty("os.arch"), Runtime.getRuntime().availableProcessors(), logEvents ? "on" : "off");
         client.close();
@@ -118,22 +129,34 @@ public final class ClientBenchmark {
         System.exit(0);
     }
 
+    /** Calls the loop for {@code length}, to warm it up. */
+    private static void run(Loop loop, Duration length) throws Exception {
+        long end = System.nanoTime() + length.toNanos();
+        for (long n = 0; System.nanoTime() < end; n++) {
+            loop.call(n);
+        }
+    }
+
     /**
-     * Calls the loop for {@code length}; returns calls per second, bytes allocated (all threads) per call, the calls
-     * made and the nanoseconds taken.
+     * Calls the loop {@code calls} times and adds to {@code sum} the nanoseconds taken, the bytes allocated (all
+     * threads) and the calls made; returns the next call number.
      */
-    private static double[] run(Loop loop, Duration length) throws Exception {
-        long start = System.nanoTime();
-        long end = start + length.toNanos();
+    private static long block(Loop loop, double[] sum, int calls, long n) throws Exception {
         long allocatedBefore = allocated();
-        long n = 0;
-        while (System.nanoTime() < end) {
+        long cpuBefore = PROCESS.getProcessCpuTime();
+        long start = System.nanoTime();
+        for (int i = 0; i < calls; i++) {
             loop.call(n++);
         }
-        long took = System.nanoTime() - start;
-        long allocated = allocated() - allocatedBefore;
-        return new double[] {n * 1e9 / took, (double) allocated / n, n, took};
+        sum[0] += System.nanoTime() - start;
+        sum[3] += PROCESS.getProcessCpuTime() - cpuBefore;
+        sum[1] += allocated() - allocatedBefore;
+        sum[2] += calls;
+        return n;
     }
+
+    private static final com.sun.management.OperatingSystemMXBean PROCESS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private static long allocated() {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -144,24 +167,26 @@ public final class ClientBenchmark {
         return sum;
     }
 
-    /** Calls per second and bytes per call over every round together: total calls over total time. */
-    private static double[] pooled(List<double[]> rounds) {
-        double calls = 0;
-        double nanos = 0;
-        double bytes = 0;
-        for (double[] r : rounds) {
-            calls += r[2];
-            nanos += r[3];
-            bytes += r[1] * r[2];
-        }
-        return new double[] {calls * 1e9 / nanos, bytes / calls};
+    private static double rate(double[] sum) {
+        return sum[2] * 1e9 / sum[0];
     }
 
-    /** The median of the rounds' client-over-bare ratios (each round's pair ran back to back). */
+    /** Nanoseconds, bytes, calls and CPU nanoseconds over every round together. */
+    private static double[] pooled(List<double[]> rounds) {
+        double[] all = new double[4];
+        for (double[] r : rounds) {
+            for (int i = 0; i < all.length; i++) {
+                all[i] += r[i];
+            }
+        }
+        return all;
+    }
+
+    /** The median of the rounds' client-over-bare ratios. */
     private static double medianRatio(List<double[]> keyed, List<double[]> bare) {
         List<Double> ratios = new ArrayList<>();
         for (int i = 0; i < keyed.size(); i++) {
-            ratios.add(keyed.get(i)[0] / bare.get(i)[0]);
+            ratios.add(rate(keyed.get(i)) / rate(bare.get(i)));
         }
         ratios.sort(null);
         return ratios.get(ratios.size() / 2);
