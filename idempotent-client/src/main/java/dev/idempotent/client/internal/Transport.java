@@ -168,7 +168,9 @@ public final class Transport {
      *
      * <p>It reaches the JDK through {@link HttpResponse.BodySubscribers#fromSubscriber}, not as a body subscriber of
      * its own: the JDK hands a body subscriber it did not make to its executor to finish, a thread hop that cost
-     * about 15 us a call on loopback, and on JDK 17 it finishes its own {@code fromSubscriber} bodies in place.
+     * about 15 us a call on loopback. JDK 17 finishes {@code fromSubscriber} bodies in place; JDK 22 moved that to
+     * its common pool (JDK-8317295), so there the hop is back. The one cancellable body the JDK finishes in place,
+     * its {@code InputStream}, is slower on JDK 17 and swallows interrupts there (JDK-8294047).
      */
     static final class TimedBody implements Flow.Subscriber<List<ByteBuffer>> {
         static final String TIMED_OUT = "the attempt timed out before the whole answer arrived";
@@ -198,12 +200,13 @@ public final class Transport {
             if (subscriber.getBody().toCompletableFuture().isDone() || !expired.compareAndSet(false, true)) {
                 return;
             }
+            // The timeout first: JDK 25 fails a cancelled body at once with an error of its own. What the JDK still
+            // delivers afterwards is ignored below.
+            subscriber.onError(new HttpTimeoutException(TIMED_OUT));
             Flow.Subscription s = subscription;
             if (s != null) {
                 s.cancel();
             }
-            // Completes the body as failed; what the JDK still delivers afterwards is ignored below.
-            subscriber.onError(new HttpTimeoutException(TIMED_OUT));
         }
 
         @Override
