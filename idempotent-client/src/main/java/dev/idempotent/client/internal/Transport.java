@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
@@ -169,7 +170,8 @@ public final class Transport {
      * <p>It reaches the JDK through {@link HttpResponse.BodySubscribers#fromSubscriber}, not as a body subscriber of
      * its own: the JDK hands a body subscriber it did not make to its executor to finish, a thread hop that cost
      * about 15 us a call on loopback. JDK 17 finishes {@code fromSubscriber} bodies in place; JDK 22 moved that to
-     * its common pool (JDK-8317295), so there the hop is back. The one cancellable body the JDK finishes in place,
+     * another thread (JDK-8317295: the common pool, or a new thread per body where the pool has one worker, as on
+     * two cores), so there the hop is back. The one cancellable body the JDK finishes in place,
      * its {@code InputStream}, is slower on JDK 17 and swallows interrupts there (JDK-8294047).
      */
     static final class TimedBody implements Flow.Subscriber<List<ByteBuffer>> {
@@ -179,7 +181,11 @@ public final class Transport {
         /** What the JDK reads into: this body, wrapped by the JDK, which completes when the body ends. */
         final HttpResponse.BodySubscriber<byte[]> subscriber;
         private final long deadline;
-        private final AtomicBoolean expired = new AtomicBoolean();
+        /**
+         * Set by whichever comes first, the body's end (the JDK's thread) or its deadline (the sweeping thread):
+         * only the winner touches {@link #bytes}, whose buffers are not thread-safe.
+         */
+        private final AtomicBoolean ended = new AtomicBoolean();
         private volatile Flow.Subscription subscription;
 
         private TimedBody(Deadlines deadlines, long deadline) {
@@ -189,19 +195,25 @@ public final class Transport {
             subscriber.getBody().whenComplete((read, failure) -> deadlines.forget(this));
         }
 
-        /** The bytes read; called by the JDK once the body completed. */
+        /**
+         * The bytes read; called by the JDK once {@link #onComplete()} returned. When the deadline won, the bytes
+         * were never completed: the body fails as a timeout here too, whichever of the two threads completes the
+         * JDK's future first.
+         */
         private byte[] read() {
-            // ofByteArray completes in onComplete, in the thread that called it.
-            return bytes.getBody().toCompletableFuture().join();
+            byte[] read = bytes.getBody().toCompletableFuture().getNow(null);
+            if (read == null) {
+                throw new CompletionException(new HttpTimeoutException(TIMED_OUT));
+            }
+            return read;
         }
 
         /** Fails the body and cancels the read, unless the body has ended. */
         void expire() {
-            if (subscriber.getBody().toCompletableFuture().isDone() || !expired.compareAndSet(false, true)) {
+            if (!ended.compareAndSet(false, true)) {
                 return;
             }
-            // The timeout first: JDK 25 fails a cancelled body at once with an error of its own. What the JDK still
-            // delivers afterwards is ignored below.
+            // The timeout first: JDK 25 fails a cancelled body at once with an error of its own.
             subscriber.onError(new HttpTimeoutException(TIMED_OUT));
             Flow.Subscription s = subscription;
             if (s != null) {
@@ -212,7 +224,7 @@ public final class Transport {
         @Override
         public void onSubscribe(Flow.Subscription s) {
             subscription = s;
-            if (expired.get()) {
+            if (ended.get()) {
                 // The budget ran out before the body started.
                 s.cancel();
             } else {
@@ -222,19 +234,23 @@ public final class Transport {
 
         @Override
         public void onNext(List<ByteBuffer> item) {
-            if (!expired.get()) {
+            // Before the end, only the JDK's thread touches the buffers.
+            if (!ended.get()) {
                 bytes.onNext(item);
             }
         }
 
         @Override
         public void onError(Throwable throwable) {
-            bytes.onError(throwable);
+            // The JDK's failure, unless the deadline came first (its own timeout comes back through here too).
+            if (ended.compareAndSet(false, true)) {
+                bytes.onError(throwable);
+            }
         }
 
         @Override
         public void onComplete() {
-            if (!expired.get()) {
+            if (ended.compareAndSet(false, true)) {
                 bytes.onComplete();
             }
         }
