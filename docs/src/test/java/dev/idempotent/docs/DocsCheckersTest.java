@@ -142,8 +142,8 @@ class DocsCheckersTest {
         assertEquals(List.of("README.md: 1501 words, budget 1500", "docs/x.md: 3001 words, budget 3000"),
                 DocsPages.overBudget(words));
         words.put("docs/y.md", 3_000);
-        words.put("docs/z.md", 20_000);
-        assertEquals("all pages: 30002 words, budget 30000", DocsPages.overBudget(words).get(3));
+        words.put("docs/z.md", 24_000);
+        assertEquals("all pages: 34002 words, budget 34000", DocsPages.overBudget(words).get(3));
     }
 
     @Test

@@ -8,14 +8,15 @@ import java.util.regex.Pattern;
 
 /**
  * Which tracked Markdown files are the docs a reader reads (issue 37), and the word budget of each: the front
- * README 1,500 words, any other README 2,500, any other page 3,000, all of them together 30,000.
+ * README 1,500 words, any other README 2,500, any other page 3,000, all of them together 34,000
+ * (raised once from 30,000, for the client's adapters and the provider recipes).
  */
 final class DocsPages {
 
     static final int FRONT_README = 1_500;
     static final int OTHER_README = 2_500;
     static final int PAGE = 3_000;
-    static final int TOTAL = 30_000;
+    static final int TOTAL = 34_000;
 
     /**
      * Not docs: the interview packets (a guide of their own), the equivalent-mutant lists a check parses, and
