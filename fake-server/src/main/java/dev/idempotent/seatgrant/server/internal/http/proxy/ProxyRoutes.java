@@ -109,8 +109,8 @@ public final class ProxyRoutes implements Routes {
             // Parsed once, on this event loop, and only when a rule reads the body.
             json = rule.readsBody() || (write && suspects.readsBody()) ? BodyJson.parse(request.content()) : null;
         } catch (BodyJson.BeyondLimits e) {
-            refused(exchange, Problems.problem(400, "malformed-request", "the JSON body is past what the proxy reads"
-                    + " exactly (a number over 1,000 characters, nesting over 1,000 deep): its operation cannot be named"));
+            refused(exchange, Problems.problem(400, "malformed-request", "the JSON body is past what the proxy"
+                    + " reads exactly (a number over 1,000 characters, nesting over 1,000 deep)"));
             return;
         }
         OperationRule.Operation operation = rule.of(keyValue, request, target, json);
