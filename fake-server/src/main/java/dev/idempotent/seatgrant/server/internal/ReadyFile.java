@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
@@ -29,16 +30,20 @@ public final class ReadyFile {
      * look for the launcher, which deletes a stale file before its child JVM starts.
      */
     static Path named(List<String> args) {
-        Path file = null;
+        String file = null;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             if (arg.equals(FLAG) && i + 1 < args.size()) {
-                file = Path.of(args.get(++i));
+                file = args.get(++i);
             } else if (arg.startsWith(FLAG + "=")) {
-                file = Path.of(arg.substring(FLAG.length() + 1));
+                file = arg.substring(FLAG.length() + 1);
             }
         }
-        return file;
+        try {
+            return file == null ? null : Path.of(file);
+        } catch (InvalidPathException e) {
+            return null; // the child's parser refuses it, in one line
+        }
     }
 
     /** Deletes {@code file} if it exists; quietly does nothing for null or a file that cannot be deleted. */

@@ -3,6 +3,7 @@ package dev.idempotent.seatgrant.server.internal.cli;
 import dev.idempotent.seatgrant.server.FakeProxy;
 import dev.idempotent.seatgrant.server.FaultPlan;
 import dev.idempotent.seatgrant.server.ProxyConfig;
+import dev.idempotent.seatgrant.server.internal.OwnHeap;
 import dev.idempotent.seatgrant.server.internal.ReadyFile;
 import java.io.PrintStream;
 import java.net.URI;
@@ -135,7 +136,7 @@ public final class ProxyCommand {
                 }
                 case "--route" -> route = route(Flags.value(queue, flag));
                 case ReadyFile.FLAG -> readyFile = Flags.path(flag, Flags.value(queue, flag));
-                case "--no-cds" -> {
+                case OwnHeap.NO_CDS -> {
                     // The launcher's: it reads it before this JVM starts the child (OwnHeap).
                 }
                 default -> steps.add(setting(flag, queue));

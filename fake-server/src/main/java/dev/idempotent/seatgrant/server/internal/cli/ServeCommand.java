@@ -4,6 +4,7 @@ import dev.idempotent.seatgrant.server.FakeSeatServer;
 import dev.idempotent.seatgrant.server.FaultPlan;
 import dev.idempotent.seatgrant.server.ReplayStatus;
 import dev.idempotent.seatgrant.server.ServerConfig;
+import dev.idempotent.seatgrant.server.internal.OwnHeap;
 import dev.idempotent.seatgrant.server.internal.ReadyFile;
 import dev.idempotent.seatgrant.server.internal.store.DbSpec;
 import java.io.PrintStream;
@@ -160,7 +161,7 @@ public final class ServeCommand {
                 case "--journal-capacity" -> builder.journalCapacity(
                         Flags.intInRange(flag, Flags.value(queue, flag), 1, 10_000_000));
                 case ReadyFile.FLAG -> readyFile = Flags.path(flag, Flags.value(queue, flag));
-                case "--no-cds" -> {
+                case OwnHeap.NO_CDS -> {
                     // The launcher's: it reads it before this JVM starts the child (OwnHeap).
                 }
                 default -> throw new UsageException(flag.startsWith("-")
