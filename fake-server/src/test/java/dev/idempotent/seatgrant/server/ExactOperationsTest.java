@@ -3,9 +3,7 @@ package dev.idempotent.seatgrant.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -18,8 +16,6 @@ import org.junit.jupiter.api.Test;
  * {@code 1} and {@code 1.0} were two operations; the string {@code "1"} and the number {@code 1} were one.
  */
 class ExactOperationsTest {
-
-    private final Http http = new Http(java.net.URI.create("http://127.0.0.1/"));
 
     /** An upstream that creates a new resource for every request, named in its Location. */
     private static ScriptedUpstream creating() throws Exception {
@@ -99,13 +95,7 @@ class ExactOperationsTest {
         }
     }
 
-    private HttpResponse<String> post(FakeProxy proxy, String body, String key) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(proxy.baseUri().resolve("/orders"))
-                .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body));
-        if (key != null) {
-            request.header("Idempotency-Key", key);
-        }
-        return http.client().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> post(FakeProxy proxy, String body, String key) throws Exception {
+        return new Http(proxy.baseUri()).postJson("/orders", body, key);
     }
 }

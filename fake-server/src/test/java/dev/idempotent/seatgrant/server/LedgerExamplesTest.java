@@ -4,12 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.idempotent.seatgrant.server.orders.OrdersService;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -27,8 +24,6 @@ class LedgerExamplesTest {
 
     private static final Path ROOT = Path.of("..");
     private static final FaultPlan LOST_FIRST = FaultPlan.scenario("incident-fast").onRoute("POST", "/orders");
-
-    private final Http http = new Http(URI.create("http://127.0.0.1/"));
 
     @Test
     void bringYourOwnApisLedgersAreWhatTheProxyAnswers() throws Exception {
@@ -172,13 +167,7 @@ class LedgerExamplesTest {
         throw new AssertionError("no answer under 500 in three attempts");
     }
 
-    private HttpResponse<String> post(FakeProxy proxy, String body, String key) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(proxy.baseUri().resolve("/orders"))
-                .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body));
-        if (key != null) {
-            request.header("Idempotency-Key", key);
-        }
-        return http.client().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> post(FakeProxy proxy, String body, String key) throws Exception {
+        return new Http(proxy.baseUri()).postJson("/orders", body, key);
     }
 }

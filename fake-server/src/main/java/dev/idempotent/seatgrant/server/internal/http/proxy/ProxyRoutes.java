@@ -64,7 +64,9 @@ public final class ProxyRoutes implements Routes {
                                    Function<String, FaultPlan> scenarios) {
         AdminRoutes admin = new AdminRoutes(new AdminRoutes.Backing(core.journal(), core.planner(),
                 () -> ledgerJson(core.ledger().snapshot()), core::reset, access, executor, scenarios));
-        return new AdminOrUpstream(admin, new ProxyRoutes(core));
+        // Only its exact paths: what else normalises to /__admin is refused by the proxy, never forwarded.
+        return admin.inFrontOf(new ProxyRoutes(core),
+                exchange -> AdminPaths.own(path(UriParts.originForm(exchange.request().uri()))));
     }
 
     @Override
@@ -223,34 +225,5 @@ public final class ProxyRoutes implements Routes {
             group.created().forEach(ids::add);
         }
         return node;
-    }
-
-    /**
-     * The admin API for its exact paths ({@link AdminPaths#own}), the upstream for every other (which refuses what
-     * an upstream may read as its own admin path). A request refused before it was whole goes by its decoded path.
-     */
-    private static final class AdminOrUpstream implements Routes {
-        private final AdminRoutes admin;
-        private final ProxyRoutes upstream;
-
-        AdminOrUpstream(AdminRoutes admin, ProxyRoutes upstream) {
-            this.admin = admin;
-            this.upstream = upstream;
-        }
-
-        @Override
-        public void serve(Exchange exchange) {
-            (AdminPaths.own(path(UriParts.originForm(exchange.request().uri()))) ? admin : upstream).serve(exchange);
-        }
-
-        @Override
-        public void refused(Exchange exchange, Reply problem) {
-            (AdminRoutes.owns(exchange.path()) ? admin : upstream).refused(exchange, problem);
-        }
-
-        @Override
-        public String loggablePath(String path) {
-            return (AdminRoutes.owns(path) ? admin : upstream).loggablePath(path);
-        }
     }
 }
