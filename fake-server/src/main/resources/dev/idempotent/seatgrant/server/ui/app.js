@@ -728,7 +728,10 @@
     return button ? button.offsetWidth : 400;
   }
 
-  /** The width marks are placed across: a track's, less its inset at both ends. */
+  /**
+   * The width marks are placed across: a track's, less its inset at both ends; before any lane is drawn, estimated
+   * with the stylesheet's inset (2.8rem of 15 px, twice).
+   */
   function timesWidth() {
     var times = el['lane-list'].querySelector('.track-times');
     return Math.max(100, times ? times.offsetWidth : el.lanes.clientWidth - labelWidth() - 84);
