@@ -8,7 +8,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -136,8 +135,7 @@ class LedgerExamplesTest {
                 problems.add(at + ": fields " + got + ", the page shows " + want);
                 return;
             }
-            for (Iterator<Map.Entry<String, JsonNode>> it = expected.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = it.next();
+            for (Map.Entry<String, JsonNode> field : expected.properties()) {
                 compare(field.getValue(), actual.get(field.getKey()), at + "." + field.getKey(), problems);
             }
         } else if (expected.isArray()) {
