@@ -26,7 +26,18 @@ final class DocsPages {
     private static final Pattern NOT_DOCS = Pattern.compile(
             "^docs/packets/.*|(^|.*/)equivalent-mutants\\.md|(^|.*/)src/(it|test/resources)/.*");
 
+    /** Markdown that is a test's input, never a page anyone is sent to: its links are not checked either. */
+    private static final Pattern TEST_INPUT = Pattern.compile("(^|.*/)src/(it|test/resources)/.*");
+
     private DocsPages() {
+    }
+
+    /**
+     * Whether a tracked path's links are checked: every Markdown file but a test's input (issue 45), the packets and
+     * the equivalent-mutant lists included, which have no word budget.
+     */
+    static boolean linksChecked(String path) {
+        return path.endsWith(".md") && !TEST_INPUT.matcher(path).matches();
     }
 
     /** Whether a tracked path ({@code /}-separated, relative to the root) is a docs page. */

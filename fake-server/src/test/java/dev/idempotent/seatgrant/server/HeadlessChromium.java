@@ -74,6 +74,21 @@ final class HeadlessChromium implements AutoCloseable {
         return new HeadlessChromium(driver, profile);
     }
 
+    private static HeadlessChromium shared;
+
+    /**
+     * The one browser every browser test of this JVM shares (a start costs seconds; each test sets its window's size
+     * and opens its own server's origin), quit when the JVM exits; or skips the calling test loudly.
+     */
+    static synchronized HeadlessChromium shared() {
+        if (shared == null) {
+            HeadlessChromium started = start(1400, 1000);
+            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "chromium-quit"));
+            shared = started;
+        }
+        return shared;
+    }
+
     ChromeDriver driver() {
         return driver;
     }

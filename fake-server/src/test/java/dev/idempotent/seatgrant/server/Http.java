@@ -54,6 +54,16 @@ final class Http {
         return b;
     }
 
+    /** POST {@code path} with a JSON body and, when not null, an Idempotency-Key: an order through a proxy. */
+    HttpResponse<String> postJson(String path, String body, String key) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        if (key != null) {
+            request.header("Idempotency-Key", key);
+        }
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     /** POST /v1/seats; throws the client's IOException (reset, EOF, timeout) as is. */
     HttpResponse<String> grant(String key, String body) throws IOException, InterruptedException {
         return client.send(postSeat(key, body).build(), HttpResponse.BodyHandlers.ofString());

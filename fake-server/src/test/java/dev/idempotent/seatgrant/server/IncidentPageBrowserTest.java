@@ -26,7 +26,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,16 +45,21 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The incident page in a real browser (Debian's headless chromium): a server running the {@code incident} scenario,
  * the fixture and then the answer key driven against it by {@code reproduce --server}, and what a person sees on
- * the page at each step. Screenshots land in {@code target/incident-page/}; the docs' images are copies of them.
+ * the page at each step. Screenshots land in {@code target/incident-page/}; those the docs show, with a dump of each
+ * page's header and legend, in {@code target/incident-page/docs-img/}, which scripts/refresh-screenshots copies to
+ * docs/img (the committed dumps must match the fresh ones).
  *
- * <p>One browser serves every test (starting one costs seconds); each test has its own server, so its own origin,
- * and with it its own {@code sessionStorage}. Waits poll every 50 ms for a condition, never sleep.
+ * <p>One browser serves every browser test ({@link HeadlessChromium#shared()}); each test has its own server, so
+ * its own origin, and with it its own {@code sessionStorage}. Waits poll every 50 ms for a condition, never sleep.
  */
 class IncidentPageBrowserTest {
 
     private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final Duration POLL = Duration.ofMillis(50);
     private static final Path SHOTS = Path.of("target", "incident-page");
+    /** What docs/img shows: scripts/refresh-screenshots copies this folder there. No test writes a tracked file. */
+    private static final Path DOCS_SHOTS = SHOTS.resolve("docs-img");
+    private static final Path DOCS_IMG = Path.of("..", "docs", "img");
     private static final String TOKEN = "browser-test-token";
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -65,15 +69,9 @@ class IncidentPageBrowserTest {
 
     @BeforeAll
     static void startBrowser() {
-        chromium = HeadlessChromium.start(1400, 1000);
+        chromium = HeadlessChromium.shared();
     }
 
-    @AfterAll
-    static void stopBrowser() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     @AfterEach
     void closeAll() throws Exception {
@@ -134,7 +132,7 @@ class IncidentPageBrowserTest {
             }
         }
         assertTrue(text(page, "ledger-duplicates").contains("more than one seat"));
-        screenshot(page, "incident.png");
+        docsPage(page, "incident-page");
 
         // Its story: one step per attempt, the committed seat and the lost answer named.
         WebElement duplicate = lanes.stream().filter(this::markedDuplicate).findFirst().orElseThrow();
@@ -148,7 +146,7 @@ class IncidentPageBrowserTest {
         assertTrue(steps.stream().anyMatch(s -> s.getText().contains("the store committed seat")
                 && s.getText().contains("504")), text(page, "story-steps"));
         assertEquals(3, page.findElements(By.cssSelector("#story-diagram svg g.actor")).size());
-        elementShot(page, "story", "incident-story.png");
+        elementShot(page, "story", DOCS_SHOTS.resolve("incident-story.png"));
         assertTwinsNamed(page, server);
 
         // The fix: the answer key sends the key and reads the 409 replay as success.
@@ -167,10 +165,10 @@ class IncidentPageBrowserTest {
             assertTrue(lane.getText().contains("1 seat") && lane.getText().contains("replay"), lane.getText());
         }
         assertEquals("0 (one seat per user)", text(page, "ledger-duplicates"));
-        screenshot(page, "fix.png");
+        docsPage(page, "fix-page");
         keyed.get(0).findElement(By.className("lane-button")).click();
         await(page, "a replay in the story", d -> text(d, "story-steps").contains("replay of seat"));
-        elementShot(page, "story", "fix-story.png");
+        elementShot(page, "story", DOCS_SHOTS.resolve("fix-story.png"));
 
         // The reset control empties the store and the page.
         page.findElement(By.id("reset-store")).click();
@@ -463,7 +461,7 @@ class IncidentPageBrowserTest {
         js.executeScript("var l = document.getElementById('lanes'); l.scrollTop = l.scrollHeight;");
         await(page, "the last lane", d -> lanes(d).stream().anyMatch(l -> "9999".equals(
                 l.findElement(By.className("lane-button")).getDomAttribute("data-index"))));
-        screenshot(page, "ten-thousand.png");
+        screenshot(page, SHOTS.resolve("ten-thousand.png"));
         assertNoConsoleErrors(page);
     }
 
@@ -515,7 +513,7 @@ class IncidentPageBrowserTest {
             assertTrue(lane.getText().contains("DUPLICATE") && lane.getText().contains("2 resources for one operation"),
                     lane.getText());
         }
-        screenshot(page, "proxy.png");
+        docsPage(page, "proxy-page");
 
         WebElement keyed = lanes.stream().filter(l -> laneName(l).equals("key order-k")).findFirst().orElseThrow();
         keyed.findElement(By.className("lane-button")).click();
@@ -525,7 +523,7 @@ class IncidentPageBrowserTest {
                 && steps.contains("the client never learned /orders/"), steps);
         assertEquals(List.of("client", "proxy", "upstream"), page.findElements(
                 By.cssSelector("#story-diagram svg g.actor text")).stream().map(WebElement::getText).toList());
-        elementShot(page, "story", "proxy-story.png");
+        elementShot(page, "story", DOCS_SHOTS.resolve("proxy-story.png"));
         assertNoConsoleErrors(page);
     }
 
@@ -683,20 +681,56 @@ class IncidentPageBrowserTest {
         return lanes.stream().map(WebElement::getText).collect(Collectors.joining(" | "));
     }
 
-    private static void screenshot(WebDriver page, String name) throws IOException {
-        Files.createDirectories(SHOTS);
+    private static void screenshot(WebDriver page, Path file) throws IOException {
+        Files.createDirectories(file.getParent());
         Path shot = ((org.openqa.selenium.TakesScreenshot) page).getScreenshotAs(OutputType.FILE).toPath();
-        Files.copy(shot, SHOTS.resolve(name), StandardCopyOption.REPLACE_EXISTING);
-        assertTrue(Files.size(SHOTS.resolve(name)) > 1000);
+        Files.copy(shot, file, StandardCopyOption.REPLACE_EXISTING);
+        assertTrue(Files.size(file) > 1000);
     }
 
-    private static void elementShot(WebDriver page, String id, String name) throws IOException {
-        Files.createDirectories(SHOTS);
+    private static void elementShot(WebDriver page, String id, Path file) throws IOException {
+        Files.createDirectories(file.getParent());
         WebElement element = page.findElement(By.id(id));
         ((JavascriptExecutor) page).executeScript("arguments[0].scrollIntoView()", element);
         Path shot = element.getScreenshotAs(OutputType.FILE).toPath();
-        Files.copy(shot, SHOTS.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(shot, file, StandardCopyOption.REPLACE_EXISTING);
     }
+
+    /**
+     * A page the docs show: its screenshot and a text dump of its header and legend, {@code NAME.png} and
+     * {@code NAME.legend.txt} in {@link #DOCS_SHOTS}; the dump must equal {@code docs/img/NAME.legend.txt}, so the
+     * docs' images cannot go stale unseen (issue 45 item 5). {@code -Drefresh.screenshots=true}, which
+     * scripts/refresh-screenshots passes, writes them without comparing.
+     */
+    private static void docsPage(WebDriver page, String name) throws IOException {
+        screenshot(page, DOCS_SHOTS.resolve(name + ".png"));
+        String fresh = (String) ((JavascriptExecutor) page).executeScript(HEADER_AND_LEGEND);
+        Files.writeString(DOCS_SHOTS.resolve(name + ".legend.txt"), fresh);
+        if (Boolean.getBoolean("refresh.screenshots")) {
+            return;
+        }
+        Path committed = DOCS_IMG.resolve(name + ".legend.txt");
+        assertTrue(Files.isRegularFile(committed), committed + " is missing: run scripts/refresh-screenshots");
+        assertEquals(Files.readString(committed), fresh, "docs/img/" + name + ".png shows another page than this one"
+                + " (its header and legend differ): run scripts/refresh-screenshots and commit docs/img");
+    }
+
+    /** The page's header and legend as text, one line each, as a person reads them; no count, time or id. */
+    private static final String HEADER_AND_LEGEND = """
+            function text(e) { return e.innerText.replace(/\\s+/g, ' ').trim(); }
+            function shown(e) { return e.getClientRects().length > 0; }
+            var lines = [text(document.querySelector('h1'))];
+            document.querySelectorAll('.ledger dt').forEach(function (dt) {
+              if (shown(dt)) { lines.push('ledger: ' + text(dt)); }
+            });
+            lines.push('plan: ' + text(document.getElementById('ledger-plan')));
+            lines.push(text(document.getElementById('timeline-heading')));
+            document.querySelectorAll('.filters label').forEach(function (label) { lines.push('filter: ' + text(label)); });
+            document.querySelectorAll('#legend .legend-item').forEach(function (item) {
+              if (shown(item)) { lines.push('legend: ' + text(item)); }
+            });
+            return lines.join('\\n') + '\\n';
+            """;
 
     private static void assertNoConsoleErrors(WebDriver page) {
         List<String> errors = page.manage().logs().get(LogType.BROWSER).getAll().stream()

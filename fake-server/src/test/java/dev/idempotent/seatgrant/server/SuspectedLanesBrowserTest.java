@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.logging.Level;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -34,15 +33,9 @@ class SuspectedLanesBrowserTest {
 
     @BeforeAll
     static void startBrowser() {
-        chromium = HeadlessChromium.start(1400, 900);
+        chromium = HeadlessChromium.shared();
     }
 
-    @AfterAll
-    static void stopBrowser() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     @Test
     void bothOperationsOfAGroupAreMarkedSuspectedAndTheLedgerCountsTheGroup() throws Exception {
@@ -52,6 +45,7 @@ class SuspectedLanesBrowserTest {
              FakeProxy proxy = FakeProxy.start(ProxyConfig.builder(orders.baseUri()).faultPlan(lostFirst)
                      .volatileField("/nonce").build())) {
             WebDriver page = chromium.driver();
+            page.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 900));
             page.manage().logs().get(LogType.BROWSER);
             page.get(proxy.baseUri() + "__admin/ui");
             for (String nonce : List.of("n-1", "n-2")) {

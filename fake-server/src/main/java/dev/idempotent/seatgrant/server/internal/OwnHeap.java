@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -41,10 +42,11 @@ import java.util.regex.Pattern;
  * the heap alone, and the user's collector flags with the rest of the parent's.
  *
  * <p>What it costs is a second JVM's start, so the parent starts the child before it does anything else: it reads
- * no flag but {@code --db}, {@code --help} and {@code --version} (the child reads and checks them all, and its
- * exit code is the parent's), and it loads none of the server's libraries. The child maps its classes from a
- * class-data-sharing archive when there is one ({@link StartupArchive}), and JVM warnings go to stderr, never
- * to the stdout line a script reads. docs/benchmarks.md has the start times.
+ * no flag but {@code --db}, {@code --help}, {@code --version}, {@code --no-cds} and {@code --ready-file} (whose
+ * stale file it deletes first; the child reads and checks them all, and its exit code is the parent's), and it
+ * loads none of the server's libraries. The child maps its classes from a class-data-sharing archive when there is
+ * one ({@link StartupArchive}), and JVM warnings go to stderr, never to the stdout line a script reads.
+ * docs/benchmarks.md has the start times.
  */
 public final class OwnHeap {
 
@@ -59,6 +61,19 @@ public final class OwnHeap {
      */
     public static final List<String> COLLECTOR =
             List.of("-XX:+UseG1GC", "-XX:MaxNewSize=64m", "-XX:MaxTenuringThreshold=0");
+
+    /** The flag that keeps the child from using or writing a class-data archive. */
+    public static final String NO_CDS = "--no-cds";
+
+    /** The environment variable that does what {@link #NO_CDS} does, for every start. */
+    public static final String NO_CDS_VARIABLE = "FAKE_SERVER_NO_CDS";
+
+    /**
+     * How the child logs the JVM's own messages: warnings and errors to stderr, never to the stdout line a script
+     * reads; class-data sharing's errors only, since its warnings (one per class an archive cannot hold, on every
+     * exit that writes one) say nothing a user can act on.
+     */
+    static final List<String> LOGGING = List.of("-Xlog:disable", "-Xlog:all=warning:stderr", "-Xlog:cds*=error:stderr");
 
     /** Set on the child's command line; marks a JVM that is already the child. */
     static final String CHILD_PROPERTY = "fake-server.own-heap";
@@ -159,16 +174,15 @@ public final class OwnHeap {
         command.add(java.get());
         command.addAll(flags.get());
         command.add("-D" + CHILD_PROPERTY + "=true");
-        // A JVM logs its warnings to stdout, which carries the one line a script reads; send them to stderr.
-        command.add("-Xlog:disable");
-        command.add("-Xlog:all=warning:stderr");
+        command.addAll(LOGGING);
         // SQLite's JDBC driver loads its native library; JDK 24 and later warn about that unless it is allowed
-        // (the jar's manifest allows it for java -jar, which the child is not started with).
-        command.add("--enable-native-access=ALL-UNNAMED");
-        // One archive per kind of child: the proxy's loads other classes than serve's with the same flags, and
-        // on JDK 17 an archive is never rewritten. serve's keep the names they had.
-        String archiveKey = (subcommand.equals("serve") ? "" : subcommand + " ") + String.join(" ", flags.get());
-        Optional<StartupArchive.Plan> archive = StartupArchive.plan(classPath, archiveKey, StartupArchive.userCache());
+        // (the jar's manifest allows it for java -jar, which the child is not started with). Not with
+        // --enable-native-access: the JDK's own base archive was dumped without it, and with it every start that
+        // maps an archive logs an error and drops the archived module graph.
+        command.add(Runtime.version().feature() >= 24 ? "--illegal-native-access=allow"
+                : "--enable-native-access=ALL-UNNAMED");
+        Optional<StartupArchive.Plan> archive = archiveWanted(args)
+                ? StartupArchive.plan(classPath, StartupArchive.userCache()) : Optional.empty();
         archive.ifPresent(plan -> command.addAll(plan.flags()));
         // The parent's own JVM flags (system properties, agents) carry over; none of them is one the child sets.
         command.addAll(inputArguments);
@@ -177,6 +191,9 @@ public final class OwnHeap {
         command.add("dev.idempotent.seatgrant.server.Main");
         command.add(subcommand);
         command.addAll(args);
+        // A file an earlier run left must be gone before anything could take it for this run's signal.
+        Path readyFile = ReadyFile.named(args);
+        ReadyFile.delete(readyFile);
         Process child;
         try {
             child = new ProcessBuilder(command)
@@ -196,6 +213,7 @@ public final class OwnHeap {
                     // Here, not only after waitFor below: once this hook returns the JVM halts, and the main
                     // thread may not get to run again. Ctrl-C is how a server usually ends.
                     archive.ifPresent(StartupArchive.Plan::childExited);
+                    ReadyFile.delete(readyFile);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -204,6 +222,8 @@ public final class OwnHeap {
         try {
             int exit = child.waitFor();
             archive.ifPresent(StartupArchive.Plan::childExited);
+            // The child removes it when it stops; not when it crashed.
+            ReadyFile.delete(readyFile);
             return Optional.of(exit);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -274,7 +294,16 @@ public final class OwnHeap {
     }
 
     /** The flags of {@code serve} and {@code proxy}, besides help and the version, that take no value. */
-    private static final Set<String> FLAGS_WITHOUT_VALUE = Set.of("--require-key");
+    private static final Set<String> FLAGS_WITHOUT_VALUE = Set.of("--require-key", NO_CDS);
+
+    /**
+     * Whether the child should use a class-data archive ({@link StartupArchive}): yes unless the arguments say
+     * {@code --no-cds} or the environment {@code FAKE_SERVER_NO_CDS} is set to anything but empty or {@code 0}.
+     */
+    static boolean archiveWanted(List<String> args) {
+        String off = System.getenv(NO_CDS_VARIABLE);
+        return !args.contains(NO_CDS) && (off == null || off.isEmpty() || off.equals("0"));
+    }
 
     private static boolean chosen(List<String> inputArguments, List<String> prefixes) {
         for (String arg : inputArguments) {

@@ -7,9 +7,12 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -18,18 +21,20 @@ import java.util.Optional;
  * A class-data-sharing archive for the own-heap child JVM ({@link OwnHeap}), so that it starts in about half the
  * time: most of a server's start is loading and verifying the four thousand classes of Netty, Jackson, logback
  * and the JDBC drivers, and an archive maps them in ready-made. The first start of a jar writes the archive as
- * the child exits; every later start of the same jar on the same JVM uses it.
+ * the child exits; every later start of the same jar on the same JVM uses it, {@code serve} and {@code proxy}
+ * alike (the first to run decides what is in it; the classes they share are most of both).
  *
  * <p>The archive lives in the user's cache directory ({@code $XDG_CACHE_HOME/fake-server}, else
- * {@code ~/.cache/fake-server}), created readable by its owner alone, one file per jar, JVM and child flags: its
- * name is a hash of the jar's path, size and modification time, of the JVM's home and version and of the flags
- * {@link OwnHeap} gives the child, so a rebuilt jar or another JDK gets an archive of its own, and older ones of
- * the same jar and flags are deleted. JDK 19 and later make and
- * check the archive themselves ({@code -XX:+AutoCreateSharedArchive}); JDK 17 and 18 dump it at exit to a file
- * of the child's own, which the parent then renames into place, so a reader never sees half an archive. The JVM
- * checks an archive against the classpath and itself before it maps anything, and starts without one it cannot
- * use. Nothing of this is needed for correctness: where there is no single jar on the classpath (a test run, an
- * IDE), no writable cache directory, or any failure, the child starts without an archive.
+ * {@code ~/.cache/fake-server}), created readable by its owner alone: one file per jar path and JVM (15 to 20 MB),
+ * named by a hash of the jar's path and of the JVM's home and version, then of the jar's size and modification
+ * time, so a rebuilt jar replaces its archive and another JDK gets one of its own. Each start marks its archive
+ * used, and beyond {@link #KEPT} archives the least recently used are deleted, so the directory stays under about
+ * 80 MB however many checkouts and JDKs start servers. JDK 19 and later make and check the archive themselves
+ * ({@code -XX:+AutoCreateSharedArchive}); JDK 17 and 18 dump it at exit to a file of the child's own, which the
+ * parent then renames into place, so a reader never sees half an archive. The JVM checks an archive against the
+ * classpath and itself before it maps anything, and starts without one it cannot use. Nothing of this is needed
+ * for correctness: where there is no single jar on the classpath (a test run, an IDE), no writable cache directory,
+ * {@code --no-cds} or {@code FAKE_SERVER_NO_CDS=1}, or any failure, the child starts without an archive.
  */
 final class StartupArchive {
 
@@ -67,16 +72,19 @@ final class StartupArchive {
     }
 
     private static final String PREFIX = "fake-server-";
+    private static final String SUFFIX = ".jsa";
+
+    /** Archives kept in the cache directory at most, {@code keep} included: the least recently used go first. */
+    static final int KEPT = 4;
 
     private StartupArchive() {
     }
 
     /**
-     * The archive flags for a child started with {@code classPath} and {@code heap} (its heap and collector flags),
-     * keeping its archive in
-     * {@code cache}, or empty when there should be none.
+     * The archive flags for a child started with {@code classPath}, keeping its archive in {@code cache}, or empty
+     * when there should be none.
      */
-    static Optional<Plan> plan(String classPath, String heap, Optional<Path> cache) {
+    static Optional<Plan> plan(String classPath, Optional<Path> cache) {
         try {
             if (classPath.contains(java.io.File.pathSeparator) || !classPath.endsWith(".jar")) {
                 return Optional.empty(); // the JVM archives classes from jars only, and one jar is a user's start
@@ -85,15 +93,15 @@ final class StartupArchive {
             if (cache.isEmpty() || !Files.isRegularFile(jar)) {
                 return Optional.empty();
             }
-            // One archive per jar and per set of child flags (a durable store's and a store in the heap's), so
-            // the two kinds of start do not delete each other's archive.
-            String jarKey = hash(jar + "|" + heap).substring(0, 16);
-            String key = hash(jar + "|" + Files.size(jar) + "|" + Files.getLastModifiedTime(jar).toMillis() + "|"
-                    + System.getProperty("java.home") + "|" + System.getProperty("java.vm.version") + "|" + heap);
-            Path archive = cache.get().resolve(PREFIX + jarKey + "-" + key.substring(0, 16) + ".jsa");
-            deleteOthers(cache.get(), PREFIX + jarKey + "-", archive);
-            // Before the flags were part of the name, the jar's path alone was.
-            deleteOthers(cache.get(), PREFIX + hash(jar.toString()).substring(0, 16) + "-", archive);
+            String jarAndJvm = hash(jar + "|" + System.getProperty("java.home") + "|"
+                    + System.getProperty("java.vm.version")).substring(0, 16);
+            String build = hash(Files.size(jar) + "|" + Files.getLastModifiedTime(jar).toMillis()).substring(0, 16);
+            Path archive = cache.get().resolve(PREFIX + jarAndJvm + "-" + build + SUFFIX);
+            deleteOthers(cache.get(), PREFIX + jarAndJvm + "-", archive);
+            if (Files.isRegularFile(archive)) {
+                Files.setLastModifiedTime(archive, FileTime.fromMillis(System.currentTimeMillis()));
+            }
+            keepRecent(cache.get(), archive);
             if (Runtime.version().feature() >= 19) {
                 return Optional.of(new Plan(List.of("-XX:+AutoCreateSharedArchive",
                         "-XX:SharedArchiveFile=" + archive), Optional.empty(), archive));
@@ -150,6 +158,35 @@ final class StartupArchive {
             }
         } catch (IOException | RuntimeException e) {
             // cleaning up is a courtesy
+        }
+    }
+
+    /**
+     * Deletes the least recently used archives beyond {@link #KEPT}, counting {@code keep} (which the child about to
+     * start uses, or writes) as one, and never deleting it.
+     */
+    private static void keepRecent(Path dir, Path keep) {
+        List<Path> others = new ArrayList<>();
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(dir, PREFIX + "*" + SUFFIX)) {
+            for (Path p : all) {
+                if (!p.equals(keep)) {
+                    others.add(p);
+                }
+            }
+            others.sort(Comparator.comparing(StartupArchive::lastModified).reversed());
+            for (Path old : others.subList(Math.min(others.size(), KEPT - 1), others.size())) {
+                Files.deleteIfExists(old);
+            }
+        } catch (IOException | RuntimeException e) {
+            // cleaning up is a courtesy
+        }
+    }
+
+    private static long lastModified(Path file) {
+        try {
+            return Files.getLastModifiedTime(file).toMillis();
+        } catch (IOException e) {
+            return 0; // gone already, or unreadable: the first to go
         }
     }
 

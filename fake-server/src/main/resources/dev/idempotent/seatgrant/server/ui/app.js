@@ -14,7 +14,7 @@
   'use strict';
 
   var POLL_MS = 1000;
-  var ROW_PX = 44;
+  var ROW_PX = 56;
   var OVERSCAN = 6;
   var TOKEN_KEY = 'fake-server-admin-token';
   var MAX_STORY_ATTEMPTS = 200;
@@ -55,7 +55,7 @@
   function init() {
     ['connection', 'updated', 'token-form', 'token-input', 'token-why', 'ledger-seats', 'ledger-keys', 'ledger-duplicates',
       'ledger-seats-label', 'ledger-keys-label', 'timeline-heading', 'legend-committed', 'legend-replay', 'legend-before',
-      'legend-duplicate',
+      'legend-duplicate', 'legend-twin', 'legend-upstream-failed', 'legend-suspected',
       'ledger-duplicates-box', 'ledger-suspected-box', 'ledger-suspected', 'ledger-requests', 'ledger-plan', 'scenario-form',
       'scenario-select', 'clear-plan',
       'reset-store', 'control-result', 'filter', 'only-duplicates', 'lane-count', 'axis', 'lanes', 'lanes-spacer',
@@ -335,6 +335,7 @@
         userId: r.userId,
         sent: r.sent,
         answeredMs: typeof r.answeredMs === 'number' ? r.answeredMs : null,
+        drawAt: millis(r.at),
         twinOf: null,
         operation: r.operation || null,
         upstreamStatus: r.upstreamStatus === undefined ? null : r.upstreamStatus,
@@ -405,8 +406,13 @@
     var ordered = Array.from(lanes.values());
     ordered.forEach(function (l) {
       l.attempts.sort(function (a, b) { return a.at - b.at || a.seq - b.seq; });
-      postsInArrivalOrder(l.attempts);
-      l.firstAt = l.attempts[0].at;
+      if (l.kind === 'key' || l.kind === 'op') {
+        // One key (or operation) counts every attempt of the lane: that count is the order the server took them in.
+        inKeyOrder(l.attempts, function (a) { return a.attempt > 0 && (l.kind === 'op' || a.method === 'POST'); });
+      } else {
+        postsInArrivalOrder(l.attempts);
+      }
+      l.firstAt = l.attempts.reduce(function (min, a) { return Math.min(min, a.at); }, Infinity);
       markTwins(l.attempts);
       l.attempts.forEach(function (a) {
         if (!l.workspaceId && a.workspaceId) { l.workspaceId = a.workspaceId; }
@@ -440,6 +446,25 @@
       slots.forEach(function (k, n) { attempts[k] = posts[n]; });
       start = end;
     }
+  }
+
+  /**
+   * Puts the attempts of a lane's key in the order the server took the key, by its attempt count, in the places
+   * those attempts held; other entries keep theirs. A twin whose first byte came first but whose body came last was
+   * drawn before the seat it replays: by first bytes, to the millisecond, the journal cannot tell who took the key.
+   * Each such attempt is then drawn no earlier than the one before it ({@code drawAt}), so the marks read in order.
+   */
+  function inKeyOrder(attempts, counted) {
+    var slots = [];
+    attempts.forEach(function (a, i) { if (counted(a)) { slots.push(i); } });
+    var byKey = slots.map(function (i) { return attempts[i]; })
+      .sort(function (a, b) { return a.attempt - b.attempt || a.at - b.at || a.seq - b.seq; });
+    slots.forEach(function (i, n) { attempts[i] = byKey[n]; });
+    var last = -Infinity;
+    attempts.forEach(function (a) {
+      a.drawAt = counted(a) ? Math.max(a.at, last) : a.at;
+      if (counted(a)) { last = a.drawAt; }
+    });
   }
 
   /**
@@ -539,13 +564,18 @@
   }
 
   function factLine(lane, f) {
+    return factParts(lane, f).join(' · ');
+  }
+
+  /** A lane's counts, each one phrase: attempts, reads, seats (resources), replays, twin deliveries. */
+  function factParts(lane, f) {
     var posts = lane.attempts.filter(isAttempt).length;
     var parts = [plural(posts, 'attempt')];
     if (lane.attempts.length > posts) { parts.push(plural(lane.attempts.length - posts, 'read')); }
     if (!(f.duplicate && f.seats > 1)) { parts.push(plural(f.seats, noun())); }
     if (f.replays) { parts.push(plural(f.replays, 'replay')); }
     if (f.twins && !(f.duplicate && f.seats > 1)) { parts.push(f.twins + (f.twins === 1 ? ' twin delivery' : ' twin deliveries')); }
-    return parts.join(' · ');
+    return parts;
   }
 
   // ------------------------------------------------------------------ drawing
@@ -645,9 +675,9 @@
     return Math.max(state.t1 - state.t0, 1000);
   }
 
-  /** Where a time sits on a track, in percent, leaving room at both ends for a mark's width. */
+  /** Where a time sits on a track's times (the track less an inset for half a mark at each end), in percent. */
   function position(at) {
-    return 4 + 88 * (at - state.t0) / span();
+    return 100 * (at - state.t0) / span();
   }
 
   function renderAxis() {
@@ -670,7 +700,7 @@
     el['lanes-spacer'].style.height = (state.shown.length * ROW_PX) + 'px';
     var first = Math.max(0, Math.floor(el.lanes.scrollTop / ROW_PX) - OVERSCAN);
     var last = Math.min(state.shown.length, Math.ceil((el.lanes.scrollTop + el.lanes.clientHeight) / ROW_PX) + OVERSCAN);
-    var trackWidth = Math.max(100, el.lanes.clientWidth - labelWidth());
+    var trackWidth = timesWidth();
     var fragment = document.createDocumentFragment();
     for (var i = first; i < last; i++) {
       fragment.appendChild(laneRow(state.shown[i], i, trackWidth));
@@ -698,6 +728,15 @@
     return button ? button.offsetWidth : 400;
   }
 
+  /**
+   * The width marks are placed across: a track's, less its inset at both ends; before any lane is drawn, estimated
+   * with the stylesheet's inset (2.8rem of 15 px, twice).
+   */
+  function timesWidth() {
+    var times = el['lane-list'].querySelector('.track-times');
+    return Math.max(100, times ? times.offsetWidth : el.lanes.clientWidth - labelWidth() - 84);
+  }
+
   function laneRow(lane, index, trackWidth) {
     var f = facts(lane);
     var li = document.createElement('li');
@@ -722,33 +761,41 @@
     name.textContent = laneName(lane);
     var line = document.createElement('span');
     line.className = 'lane-facts';
-    if (f.duplicate) {
+    if (f.duplicate || f.suspected) {
       var badge = document.createElement('span');
-      badge.className = 'badge-dup';
-      badge.textContent = 'DUPLICATE';
+      badge.className = f.duplicate ? 'badge-dup' : 'badge-suspect';
+      badge.textContent = f.duplicate ? 'DUPLICATE' : 'SUSPECTED';
       line.appendChild(badge);
-      line.appendChild(document.createTextNode(f.why + ' · ' + factLine(lane, f)));
-    } else if (f.suspected) {
-      var suspect = document.createElement('span');
-      suspect.className = 'badge-suspect';
-      suspect.textContent = 'SUSPECTED';
-      line.appendChild(suspect);
-      line.appendChild(document.createTextNode(f.why + ' · ' + factLine(lane, f)));
-    } else {
-      line.textContent = factLine(lane, f);
+    }
+    // The counts first, so they always fit the label's two lines; a reason after them may be cut.
+    var seatsWhy = f.duplicate && f.seats > 1;
+    var counts = document.createElement('span');
+    counts.className = 'lane-counts';
+    (seatsWhy ? [f.why] : []).concat(factParts(lane, f)).forEach(function (part, i) {
+      if (i) { counts.appendChild(document.createTextNode(' · ')); }
+      var phrase = document.createElement('span');
+      phrase.textContent = part;
+      counts.appendChild(phrase);
+    });
+    line.appendChild(counts);
+    if (f.why && !seatsWhy) {
+      line.appendChild(document.createTextNode(' · ' + f.why));
     }
     button.appendChild(name);
     button.appendChild(line);
-    button.title = laneName(lane);
+    button.title = laneName(lane) + '\n' + line.textContent;
     button.addEventListener('click', function () { openStory(lane.id); });
     li.appendChild(button);
 
     var track = document.createElement('div');
     track.className = 'track';
     track.setAttribute('aria-hidden', 'true');
+    var times = document.createElement('div');
+    times.className = 'track-times';
+    track.appendChild(times);
     var rowsEnd = [-Infinity, -Infinity];
     lane.attempts.slice(-60).forEach(function (a) {
-      var pct = position(a.at);
+      var pct = position(a.drawAt);
       var px = pct / 100 * trackWidth;
       var row = px - rowsEnd[0] >= 46 ? 0 : (px - rowsEnd[1] >= 46 ? 1 : (rowsEnd[0] <= rowsEnd[1] ? 0 : 1));
       rowsEnd[row] = px;
@@ -758,8 +805,8 @@
       mark.textContent = (a.twinOf ? '\u21C9' : '') + look.text;
       mark.title = attemptSentence(a, lane);
       mark.style.left = pct + '%';
-      mark.style.top = (row === 0 ? 2 : 22) + 'px';
-      track.appendChild(mark);
+      mark.style.top = (row === 0 ? 6 : 29) + 'px';
+      times.appendChild(mark);
     });
     li.appendChild(track);
     return li;
@@ -879,6 +926,11 @@
       : 'fault before the store, nothing written';
     el['legend-duplicate'].textContent = proxied ? 'more than one resource for one operation'
       : 'more than one seat for one grant or one user';
+    el['legend-twin'].textContent = 'a twin delivery: it arrived while an earlier attempt of the same '
+      + (proxied ? 'operation' : 'grant') + ' was still waiting for its answer';
+    // Only marks that can occur: an upstream and volatile fields exist only behind a proxy.
+    el['legend-upstream-failed'].hidden = !proxied;
+    el['legend-suspected'].hidden = !proxied;
   }
 
   function clock(ms) {
@@ -955,7 +1007,14 @@
     });
     el['story-diagram'].textContent = '';
     el['story-diagram'].appendChild(diagram(attempts));
-    if (focus) { el['story-heading'].focus(); }
+    if (focus) {
+      el['story-heading'].focus({ preventScroll: true });
+      // Opened below the fold, it would wait there unseen: show all of it, or its top when it is taller.
+      var box = el.story.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight) {
+        el.story.scrollIntoView({ block: box.height > window.innerHeight ? 'start' : 'end' });
+      }
+    }
   }
 
   /**

@@ -44,6 +44,14 @@ class OwnHeapArgsTest {
     }
 
     @Test
+    void noCdsTurnsTheArchiveOff() {
+        // FAKE_SERVER_NO_CDS, the same switch for every start, is read from the environment: RunnableJarTest sets it.
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv(OwnHeap.NO_CDS_VARIABLE) == null);
+        assertTrue(OwnHeap.archiveWanted(List.of("--db", "mem")));
+        assertFalse(OwnHeap.archiveWanted(List.of("--db", "mem", "--no-cds")));
+    }
+
+    @Test
     void aFlagsValueThatLooksLikeHelpIsAValue() {
         // The parser reads these as a file, a host and an operation header named -h, and serves.
         assertEquals(Store.DURABLE, OwnHeap.store(List.of("--db", "-h")));
@@ -51,6 +59,7 @@ class OwnHeapArgsTest {
         assertFalse(OwnHeap.asksForHelpOrVersion(List.of("--operation", "-h", "--port", "0")));
         // A flag without a value does not take the next token; one given as --flag=value neither.
         assertTrue(OwnHeap.asksForHelpOrVersion(List.of("--require-key", "-h")));
+        assertTrue(OwnHeap.asksForHelpOrVersion(List.of("--no-cds", "-h")));
         assertTrue(OwnHeap.asksForHelpOrVersion(List.of("--db=mem", "-h")));
         assertTrue(OwnHeap.asksForHelpOrVersion(List.of("--port", "0", "--db", "mem", "--version")));
         // A value that starts with -- is refused by the parser, so it is read as the flag it is.

@@ -5,6 +5,7 @@ import dev.idempotent.seatgrant.server.InvalidFaultPlanException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -145,6 +146,19 @@ final class Flags {
             throw new UsageException(flag + " must be 1 byte to " + (max / (1024 * 1024)) + "MiB");
         }
         return (int) bytes;
+    }
+
+    /**
+     * A file path.
+     *
+     * @throws UsageException naming {@code flag} when the platform cannot name such a file (a NUL character)
+     */
+    static Path path(String flag, String value) throws UsageException {
+        try {
+            return Path.of(value);
+        } catch (InvalidPathException e) {
+            throw new UsageException(flag + " is not a file path");
+        }
     }
 
     /**

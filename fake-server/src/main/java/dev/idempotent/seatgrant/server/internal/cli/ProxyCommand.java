@@ -3,6 +3,8 @@ package dev.idempotent.seatgrant.server.internal.cli;
 import dev.idempotent.seatgrant.server.FakeProxy;
 import dev.idempotent.seatgrant.server.FaultPlan;
 import dev.idempotent.seatgrant.server.ProxyConfig;
+import dev.idempotent.seatgrant.server.internal.OwnHeap;
+import dev.idempotent.seatgrant.server.internal.ReadyFile;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -63,6 +65,8 @@ public final class ProxyCommand {
               --idle-timeout DUR       as serve's (default 60s)
               --max-connections N      as serve's (default 10000, or 3/4 of the open-file limit when lower)
               --journal-capacity N     journal entries kept, oldest overwritten first (default 100000)
+              --ready-file PATH        as serve's: the base URL once the port accepts
+              --no-cds                 as serve's: no class-data archive (or FAKE_SERVER_NO_CDS=1)
               --help                   this text
               --version                the version
             The admin API (faults, scenarios, requests, ledger, reset, the page, health) is serve's, under
@@ -78,7 +82,7 @@ public final class ProxyCommand {
      *
      * @param faultSource the plan in words, for the startup line
      */
-    public record Options(boolean help, boolean version, ProxyConfig config, String faultSource) { }
+    public record Options(boolean help, boolean version, ProxyConfig config, String faultSource, Path readyFile) { }
 
     /**
      * Reads {@code proxy}'s flags.
@@ -91,6 +95,7 @@ public final class ProxyCommand {
         String scenario = null;
         Path planFile = null;
         String[] route = null;
+        Path readyFile = null;
         // The builder needs the upstream first, which may come last: each setting waits as a step until then.
         List<Step> steps = new ArrayList<>();
         if (tokenFromEnv != null && !tokenFromEnv.isBlank()) {
@@ -100,10 +105,10 @@ public final class ProxyCommand {
             String flag = queue.poll();
             switch (flag) {
                 case "--help", "-h" -> {
-                    return new Options(true, false, null, null);
+                    return new Options(true, false, null, null, null);
                 }
                 case "--version" -> {
-                    return new Options(false, true, null, null);
+                    return new Options(false, true, null, null, null);
                 }
                 case "--upstream" -> {
                     if (upstream != null) {
@@ -130,6 +135,10 @@ public final class ProxyCommand {
                     steps.add(b -> b.faultPlan(plan));
                 }
                 case "--route" -> route = route(Flags.value(queue, flag));
+                case ReadyFile.FLAG -> readyFile = Flags.path(flag, Flags.value(queue, flag));
+                case OwnHeap.NO_CDS -> {
+                    // The launcher's: it reads it before this JVM starts the child (OwnHeap).
+                }
                 default -> steps.add(setting(flag, queue));
             }
         }
@@ -163,7 +172,7 @@ public final class ProxyCommand {
             // Settings that are fine alone but not together (--max-in-flight under --max-body).
             throw new UsageException(e.getMessage());
         }
-        return new Options(false, false, config, faultSource);
+        return new Options(false, false, config, faultSource, readyFile);
     }
 
     /** One setting, applied once the builder exists. */
@@ -283,6 +292,7 @@ public final class ProxyCommand {
 
     /** Starts the proxy, prints one line with its URL, and blocks until the JVM is asked to stop. */
     public static int run(Options options, PrintStream out, PrintStream err) {
+        ReadyFile.delete(options.readyFile());
         FakeProxy proxy;
         try {
             proxy = FakeProxy.start(options.config());
@@ -293,6 +303,6 @@ public final class ProxyCommand {
         // Its own URL first: tools read the first http:// URL on standard output.
         return UntilStopped.run(proxy, "fake-server proxy listening on " + proxy.baseUri() + " (upstream: "
                 + proxy.upstream() + "; faults: " + options.faultSource() + "; page: "
-                + proxy.baseUri().resolve("/__admin/ui") + ")", out);
+                + proxy.baseUri().resolve("/__admin/ui") + ")", proxy.baseUri(), options.readyFile(), out, err);
     }
 }

@@ -4,6 +4,8 @@ import dev.idempotent.seatgrant.server.FakeSeatServer;
 import dev.idempotent.seatgrant.server.FaultPlan;
 import dev.idempotent.seatgrant.server.ReplayStatus;
 import dev.idempotent.seatgrant.server.ServerConfig;
+import dev.idempotent.seatgrant.server.internal.OwnHeap;
+import dev.idempotent.seatgrant.server.internal.ReadyFile;
 import dev.idempotent.seatgrant.server.internal.store.DbSpec;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -39,6 +41,9 @@ public final class ServeCommand {
               --max-connections N      open connections beyond N are accepted and closed at once (default
                                        10000, or 3/4 of the open-file limit when lower)
               --journal-capacity N     journal entries kept, oldest overwritten first (default 100000)
+              --ready-file PATH        once the port accepts, write the base URL and a newline to PATH
+                                       (atomically; deleted at start and on exit)
+              --no-cds                 no class-data archive for the child JVM (or FAKE_SERVER_NO_CDS=1)
               --help                   this text
               --version                the version
             """;
@@ -50,7 +55,7 @@ public final class ServeCommand {
      * What {@code serve}'s flags ask for; {@code help} or {@code version} short-circuits everything else (and then
      * {@code config} and {@code faultSource} are null).
      */
-    public record Options(boolean help, boolean version, ServerConfig config, String faultSource) { }
+    public record Options(boolean help, boolean version, ServerConfig config, String faultSource, Path readyFile) { }
 
     /**
      * Reads {@code serve}'s flags.
@@ -61,6 +66,7 @@ public final class ServeCommand {
         ServerConfig.Builder builder = ServerConfig.builder().port(8080).db(DbSpec.DEFAULT);
         String faultSource = "none";
         boolean planSet = false;
+        Path readyFile = null;
         if (tokenFromEnv != null && !tokenFromEnv.isBlank()) {
             try {
                 builder.adminToken(tokenFromEnv);
@@ -73,10 +79,10 @@ public final class ServeCommand {
             String flag = queue.poll();
             switch (flag) {
                 case "--help", "-h" -> {
-                    return new Options(true, false, null, null);
+                    return new Options(true, false, null, null, null);
                 }
                 case "--version" -> {
-                    return new Options(false, true, null, null);
+                    return new Options(false, true, null, null, null);
                 }
                 case "--port" -> {
                     String value = Flags.value(queue, flag);
@@ -154,11 +160,15 @@ public final class ServeCommand {
                         Flags.intInRange(flag, Flags.value(queue, flag), 1, 1_000_000));
                 case "--journal-capacity" -> builder.journalCapacity(
                         Flags.intInRange(flag, Flags.value(queue, flag), 1, 10_000_000));
+                case ReadyFile.FLAG -> readyFile = Flags.path(flag, Flags.value(queue, flag));
+                case OwnHeap.NO_CDS -> {
+                    // The launcher's: it reads it before this JVM starts the child (OwnHeap).
+                }
                 default -> throw new UsageException(flag.startsWith("-")
                         ? Flags.unknownFlag(flag) : "unexpected argument (serve takes only flags)");
             }
         }
-        return new Options(false, false, builder.build(), faultSource);
+        return new Options(false, false, builder.build(), faultSource, readyFile);
     }
 
     /**
@@ -179,6 +189,7 @@ public final class ServeCommand {
 
     /** Starts the server, prints one line with its URL, and blocks until the JVM is asked to stop. */
     public static int run(Options options, PrintStream out, PrintStream err) {
+        ReadyFile.delete(options.readyFile());
         FakeSeatServer server;
         try {
             server = FakeSeatServer.start(options.config());
@@ -188,6 +199,6 @@ public final class ServeCommand {
         }
         return UntilStopped.run(server, "fake-server listening on " + server.baseUri() + " (store: "
                 + server.storeDescription() + "; faults: " + options.faultSource() + "; page: "
-                + server.baseUri().resolve("/__admin/ui") + ")", out);
+                + server.baseUri().resolve("/__admin/ui") + ")", server.baseUri(), options.readyFile(), out, err);
     }
 }

@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,7 +81,15 @@ public final class AdminRoutes implements Routes {
 
     /** Routes that send the admin API's paths here and every other path to {@code api}. */
     public Routes inFrontOf(Routes api) {
-        return new AdminFirst(this, api);
+        return inFrontOf(api, exchange -> owns(exchange.path()));
+    }
+
+    /**
+     * Routes that send the requests {@code isAdmin} picks here and every other one to {@code api}; a request refused
+     * before it was whole goes by its path ({@link #owns}).
+     */
+    public Routes inFrontOf(Routes api, Predicate<Exchange> isAdmin) {
+        return new AdminFirst(this, api, isAdmin);
     }
 
     @Override
@@ -226,15 +235,17 @@ public final class AdminRoutes implements Routes {
     private static final class AdminFirst implements Routes {
         private final AdminRoutes admin;
         private final Routes api;
+        private final Predicate<Exchange> isAdmin;
 
-        AdminFirst(AdminRoutes admin, Routes api) {
+        AdminFirst(AdminRoutes admin, Routes api, Predicate<Exchange> isAdmin) {
             this.admin = admin;
             this.api = api;
+            this.isAdmin = isAdmin;
         }
 
         @Override
         public void serve(Exchange exchange) {
-            (owns(exchange.path()) ? admin : api).serve(exchange);
+            (isAdmin.test(exchange) ? admin : api).serve(exchange);
         }
 
         @Override

@@ -2,6 +2,7 @@ package dev.idempotent.seatgrant.server.internal.http.proxy;
 
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.idempotent.seatgrant.server.internal.http.KeyHeader;
 import dev.idempotent.seatgrant.server.internal.http.SfString;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -9,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -19,7 +19,8 @@ import java.util.Set;
  * request sent (so a keyless retry of the same body is attempt 2 of the same operation); {@code json:POINTER} takes
  * that field of a JSON body (a string or a number), for a client whose body changes on every attempt (a timestamp,
  * a nonce) but carries its own intent id, and otherwise a fingerprint; {@code fingerprint} always fingerprints.
- * Immutable.
+ * A number in the body is named exactly, in one canonical form, and never as a string that reads the same
+ * ({@link BodyJson}). Immutable.
  *
  * <p>A key is named as it was meant: a value that starts with {@code "} is read as an RFC 8941 sf-string
  * ({@link SfString}), so {@code "k2"} and {@code k2} are one operation; one that does not parse is named by its raw
@@ -83,39 +84,43 @@ public record OperationRule(String header, JsonPointer pointer) {
     }
 
     /**
-     * True when the request carries the key header empty ({@code Idempotency-Key:}, or {@code ""}): such a request
-     * names no operation, and naming it {@code key:} would make every such request one operation.
+     * The value of this rule's key header, as {@link KeyHeader} reads it: null for a rule without a header or a
+     * request without one.
+     *
+     * @throws KeyHeader.Ambiguous when the request carries two different keys (two lines, or a list in one)
      */
-    public boolean emptyKey(FullHttpRequest request) {
-        if (header == null) {
+    public String keyValue(FullHttpRequest request) throws KeyHeader.Ambiguous {
+        return header == null ? null : KeyHeader.single(request.headers().getAll(header));
+    }
+
+    /**
+     * True when {@code keyValue} is empty ({@code Idempotency-Key:}, or {@code ""}): such a request names no
+     * operation, and naming it {@code key:} would make every such request one operation.
+     */
+    public static boolean emptyKey(String keyValue) {
+        if (keyValue == null) {
             return false;
         }
-        List<String> values = request.headers().getAll(header);
-        for (String value : values) {
-            if (value.isEmpty()) {
-                return true;
-            }
+        if (keyValue.isEmpty()) {
+            return true;
         }
-        if (values.size() == 1 && SfString.isStructured(values.get(0))) {
-            try {
-                return SfString.decode(values.get(0)).isEmpty();
-            } catch (SfString.Invalid e) {
-                return false;
-            }
+        try {
+            return SfString.isStructured(keyValue) && SfString.decode(keyValue).isEmpty();
+        } catch (SfString.Invalid e) {
+            return false;
         }
-        return false;
     }
 
     /**
      * The operation {@code request}, sent to {@code target} (its path and query), belongs to.
      *
-     * @param json the body as JSON, read when {@link #readsBody()}; null when it is not JSON or was not read
+     * @param keyValue its key header's value, {@link #keyValue}; null for none
+     * @param json     the body as JSON, read when {@link #readsBody()}; null when it is not JSON or was not read
      */
-    public Operation of(FullHttpRequest request, String target, JsonNode json) {
+    public Operation of(String keyValue, FullHttpRequest request, String target, JsonNode json) {
         if (header != null) {
-            List<String> values = request.headers().getAll(header);
-            if (!values.isEmpty()) {
-                String key = keyName(String.join(", ", values));
+            if (keyValue != null) {
+                String key = keyName(keyValue);
                 String name = key.length() <= MAX_KEY_IN_NAME ? "key:" + key
                         : "key-sha256:" + hex(digest(key.getBytes(StandardCharsets.US_ASCII)), 32);
                 return new Operation(name, key);

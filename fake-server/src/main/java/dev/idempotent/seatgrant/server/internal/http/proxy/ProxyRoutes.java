@@ -8,6 +8,7 @@ import dev.idempotent.seatgrant.server.FaultPlan;
 import dev.idempotent.seatgrant.server.ProxyLedger;
 import dev.idempotent.seatgrant.server.internal.ResetGenerations;
 import dev.idempotent.seatgrant.server.internal.http.Exchange;
+import dev.idempotent.seatgrant.server.internal.http.KeyHeader;
 import dev.idempotent.seatgrant.server.internal.http.LogSafe;
 import dev.idempotent.seatgrant.server.internal.http.Problems;
 import dev.idempotent.seatgrant.server.internal.http.Reply;
@@ -19,6 +20,7 @@ import dev.idempotent.seatgrant.server.internal.http.faults.FaultRunner;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -62,7 +64,9 @@ public final class ProxyRoutes implements Routes {
                                    Function<String, FaultPlan> scenarios) {
         AdminRoutes admin = new AdminRoutes(new AdminRoutes.Backing(core.journal(), core.planner(),
                 () -> ledgerJson(core.ledger().snapshot()), core::reset, access, executor, scenarios));
-        return admin.inFrontOf(new ProxyRoutes(core));
+        // Only its exact paths: what else normalises to /__admin is refused by the proxy, never forwarded.
+        return admin.inFrontOf(new ProxyRoutes(core),
+                exchange -> AdminPaths.own(path(UriParts.originForm(exchange.request().uri()))));
     }
 
     @Override
@@ -73,26 +77,45 @@ public final class ProxyRoutes implements Routes {
         boolean connect = request.method().equals(HttpMethod.CONNECT);
         if (connect || !target.startsWith("/")) {
             if (connect || !own.names(target, exchange.localAddress())) {
-                new ProxiedRequest(core.journal(), exchange.firstByteAt(), method, exchange.path(), null)
-                        .refuse(exchange, Problems.problem(400, "not-an-open-proxy",
-                                "this proxy forwards only to its own upstream, never to a host a request names"));
+                refused(exchange, Problems.problem(400, "not-an-open-proxy",
+                        "this proxy forwards only to its own upstream, never to a host a request names"));
                 return;
             }
             target = UriParts.originForm(target);
         }
+        if (AdminPaths.readAsAdmin(path(target))) {
+            // Not its own admin API's exact path, yet an upstream that normalises paths may read it as its own.
+            refused(exchange, Problems.problem(400, "invalid-path", "the path reads as /__admin once normalised (case, "
+                    + "empty segments, ';', backslashes, percent-encoding): never forwarded"));
+            return;
+        }
         OperationRule rule = core.operations();
-        if (rule.emptyKey(request)) {
+        String keyValue;
+        try {
+            keyValue = rule.keyValue(request);
+        } catch (KeyHeader.Ambiguous e) {
+            refused(exchange, Problems.problem(400, "ambiguous-key", "two different " + rule.header()
+                    + " values (two headers, or a list in one): send one key"));
+            return;
+        }
+        if (OperationRule.emptyKey(keyValue)) {
             // As serve refuses it: an empty key names no operation, and would make all such requests one.
-            new ProxiedRequest(core.journal(), exchange.firstByteAt(), method, exchange.path(), null)
-                    .refuse(exchange, Problems.problem(400, "invalid-idempotency-key",
-                            rule.header() + " is empty: send a key, or no " + rule.header() + " header"));
+            refused(exchange, Problems.problem(400, "invalid-idempotency-key",
+                    rule.header() + " is empty: send a key, or no " + rule.header() + " header"));
             return;
         }
         boolean write = WRITES.contains(method);
         SuspectRule suspects = core.ledger().suspectRule();
-        // Parsed once, on this event loop, and only when a rule reads the body.
-        JsonNode json = rule.readsBody() || (write && suspects.readsBody()) ? BodyJson.parse(request.content()) : null;
-        OperationRule.Operation operation = rule.of(request, target, json);
+        JsonNode json;
+        try {
+            // Parsed once, on this event loop, and only when a rule reads the body.
+            json = rule.readsBody() || (write && suspects.readsBody()) ? BodyJson.parse(request.content()) : null;
+        } catch (BodyJson.BeyondLimits e) {
+            refused(exchange, Problems.problem(400, "malformed-request", "the JSON body is past what the proxy"
+                    + " reads exactly (a number over 1,000 characters, nesting over 1,000 deep)"));
+            return;
+        }
+        OperationRule.Operation operation = rule.of(keyValue, request, target, json);
         ResourceLedger.Write sent = write ? new ResourceLedger.Write(method, exchange.path(),
                 suspects.shape(method, exchange.path(), request.content(), json),
                 exchange.firstByteAt().toEpochMilli()) : null;
@@ -104,6 +127,10 @@ public final class ProxyRoutes implements Routes {
         faults.run(exchange, proxied, operation.name(), generation, hold -> {
             // Built before any delay: the client may leave meanwhile, and its request with it.
             FullHttpRequest outbound = forwarding.outbound(request, origin, exchange.remoteAddress());
+            if (keyValue != null && !List.of(keyValue).equals(request.headers().getAll(rule.header()))) {
+                // Values that named one key (two lines, "k, k") go upstream as one, so it too reads one key.
+                outbound.headers().set(rule.header(), keyValue);
+            }
             CompletableFuture<Reply> reply = new CompletableFuture<>();
             exchange.schedule(hold, () -> {
                 if (!core.generations().isCurrent(generation)) {
@@ -126,7 +153,19 @@ public final class ProxyRoutes implements Routes {
         });
     }
 
-    /** Journaled like any request, with no operation: its body never came whole. */
+    /** The path of an origin-form target: up to its query or fragment. */
+    private static String path(String target) {
+        int end = target.length();
+        for (char stop : new char[] {'?', '#'}) {
+            int at = target.indexOf(stop);
+            if (at >= 0 && at < end) {
+                end = at;
+            }
+        }
+        return target.substring(0, end);
+    }
+
+    /** Journaled like any request, with no operation: its body never came whole, or it was refused before it. */
     @Override
     public void refused(Exchange exchange, Reply problem) {
         new ProxiedRequest(core.journal(), exchange.firstByteAt(), exchange.method(), exchange.path(), null)

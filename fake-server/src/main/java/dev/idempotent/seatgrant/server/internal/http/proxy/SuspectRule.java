@@ -22,8 +22,9 @@ import java.util.TreeMap;
  * duplicate, a guess, which the journal and the upstream's own data confirm or clear. Immutable.
  *
  * <p>Without volatile fields, two bodies agree when their bytes do. With them, a body is read as JSON, the fields
- * are removed, and what is left is compared with object members in name order; a body that is not JSON is compared
- * by its bytes. Only then is a body parsed, since parsing is work on the event loop.
+ * are removed, and what is left is compared with object members in name order and numbers in their canonical
+ * form ({@link BodyJson}: {@code 1.0} is {@code 1}, {@code 1e400} is not {@code 1e401}); a body that is not JSON is
+ * compared by its bytes. Only then is a body parsed, since parsing is work on the event loop.
  *
  * @param volatileFields the JSON pointers of fields that change on every attempt; may be empty
  * @param window         how close in time two operations must come to be suspected
@@ -124,7 +125,7 @@ public record SuspectRule(List<JsonPointer> volatileFields, Duration window) {
             }
             return out.append(']').toString();
         }
-        return node.toString();
+        return node.isNumber() ? BodyJson.number(node) : node.toString();
     }
 
     private static MessageDigest sha256() {

@@ -6,6 +6,7 @@ import dev.idempotent.seatgrant.server.internal.GrantRequest;
 import dev.idempotent.seatgrant.server.internal.GrantService.Outcome;
 import dev.idempotent.seatgrant.server.internal.ServerCore;
 import dev.idempotent.seatgrant.server.internal.http.Exchange;
+import dev.idempotent.seatgrant.server.internal.http.KeyHeader;
 import dev.idempotent.seatgrant.server.internal.http.LogSafe;
 import dev.idempotent.seatgrant.server.internal.http.Problems;
 import dev.idempotent.seatgrant.server.internal.http.Reply;
@@ -18,7 +19,6 @@ import dev.idempotent.seatgrant.server.internal.http.faults.FaultRunner;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -149,15 +149,14 @@ public final class SeatRoutes implements Routes {
 
     private void postSeat(Exchange exchange, JournalDraft draft) {
         FullHttpRequest request = exchange.request();
-        List<String> keys = request.headers().getAll("Idempotency-Key");
-        if (keys.size() > 1) {
-            journal.answer(exchange, draft,
-                    Problems.problem(400, "invalid-idempotency-key", "send one Idempotency-Key header"));
-            return;
-        }
         String key;
         try {
-            key = keys.isEmpty() ? null : SeatInput.key(keys.get(0));
+            String value = KeyHeader.single(request.headers().getAll("Idempotency-Key"));
+            key = value == null ? null : SeatInput.key(value);
+        } catch (KeyHeader.Ambiguous e) {
+            journal.answer(exchange, draft, Problems.problem(400, "ambiguous-key",
+                    "two different Idempotency-Key values (two headers, or a list in one): send one key"));
+            return;
         } catch (SfString.Invalid e) {
             journal.answer(exchange, draft, Problems.problem(400, "invalid-idempotency-key",
                     "Idempotency-Key starts with a double quote but is not a structured-field string: "
