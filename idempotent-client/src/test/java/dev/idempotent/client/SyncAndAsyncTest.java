@@ -165,7 +165,8 @@ class SyncAndAsyncTest {
             CompletableFuture<IdempotentResponse> f = c.sendAsync(order(s, "k_7"));
             s.awaitArrival();
             c.close();
-            assertTrue(f.isCancelled());
+            ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(30, TimeUnit.SECONDS));
+            assertInstanceOf(IllegalStateException.class, e.getCause());
             assertEquals(List.of(Optional.of(OutcomeEvent.CLOSE)), outcomes.stream().map(OutcomeEvent::endedBy).toList());
         }
     }

@@ -29,7 +29,7 @@ public final class ScriptedServer implements AutoCloseable {
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final List<String> keys = new ArrayList<>();
     private final CountDownLatch release = new CountDownLatch(1);
-    private final CountDownLatch arrived = new CountDownLatch(1);
+    private int arrivals;
     private volatile boolean hold;
     private final Function<Integer, Answer> script;
 
@@ -58,8 +58,18 @@ public final class ScriptedServer implements AutoCloseable {
 
     /** Waits (at most 30 s) until a request has arrived. */
     public void awaitArrival() throws InterruptedException {
-        if (!arrived.await(30, TimeUnit.SECONDS)) {
-            throw new AssertionError("no request arrived within 30 s");
+        awaitArrivals(1);
+    }
+
+    /** Waits (at most 30 s) until {@code n} requests have arrived. */
+    public synchronized void awaitArrivals(int n) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (arrivals < n) {
+            long left = until - System.nanoTime();
+            if (left <= 0) {
+                throw new AssertionError(arrivals + " of " + n + " requests arrived within 30 s");
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
         }
     }
 
@@ -78,7 +88,10 @@ public final class ScriptedServer implements AutoCloseable {
             n = keys.size();
         }
         exchange.getRequestBody().readAllBytes();
-        arrived.countDown();
+        synchronized (this) {
+            arrivals++;
+            notifyAll();
+        }
         if (hold) {
             try {
                 release.await(30, TimeUnit.SECONDS);
