@@ -257,13 +257,15 @@ public final class Transport {
             }
         }
 
-        /** The limit is reached: the answer is what was kept; then the read is cancelled. */
+        /** The limit is reached: the answer is what was kept; the read is cancelled once that answer stands. */
         private void cut() {
             if (ended.compareAndSet(false, true)) {
                 truncated = true;
-                // Completed first: JDK 25 fails a cancelled body at once with an error of its own.
                 subscriber.onComplete();
-                subscription.cancel();
+                // JDK 25 completes the answer on another thread and fails a cancelled body at once, which would win
+                // over the answer: cancel only once it is complete (at once on JDK 17, which completes in place).
+                Flow.Subscription s = subscription;
+                subscriber.getBody().whenComplete((read, failure) -> s.cancel());
             }
         }
 
