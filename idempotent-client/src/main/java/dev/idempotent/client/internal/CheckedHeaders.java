@@ -57,9 +57,11 @@ final class CheckedHeaders implements HttpRequest.Builder {
         if (headers.length % 2 != 0) {
             throw new IllegalArgumentException("headers must be name and value pairs");
         }
+        // All checked before any is set, as the JDK's own builder does.
         for (int i = 0; i < headers.length; i += 2) {
-            header(headers[i], headers[i + 1]);
+            check(headers[i], headers[i + 1]);
         }
+        builder.headers(headers);
         return this;
     }
 

@@ -89,11 +89,16 @@ public final class Transport {
             throws IOException, InterruptedException {
         HttpRequest r = request(request, headerKey, attempt, timeout);
         LimitedBody body = new LimitedBody(maxBodyBytes);
+        boolean answered = false;
         try {
-            return exchange(client.send(r, body));
-        } catch (InterruptedException interrupted) {
-            body.abandon();
-            throw interrupted;
+            Exchange answer = exchange(client.send(r, body));
+            answered = true;
+            return answer;
+        } finally {
+            if (!answered) {
+                // Interrupted, or failed some other way (a channel closed by the interrupt, say): read no more.
+                body.abandon();
+            }
         }
     }
 
