@@ -28,7 +28,7 @@ public final class ScriptedServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final List<String> keys = new ArrayList<>();
-    private final CountDownLatch release = new CountDownLatch(1);
+    private volatile CountDownLatch release = new CountDownLatch(1);
     private int arrivals;
     private volatile boolean hold;
     private final Function<Integer, Answer> script;
@@ -46,8 +46,9 @@ public final class ScriptedServer implements AutoCloseable {
         server.start();
     }
 
-    /** Holds every request until {@link #release()} (at most 30 s). */
+    /** Holds every request from now until the next {@link #release()} (at most 30 s); may be called again after it. */
     public ScriptedServer holding() {
+        release = new CountDownLatch(1);
         hold = true;
         return this;
     }
