@@ -14,6 +14,7 @@ import dev.idempotent.client.internal.Watchdog;
 import io.github.resilience4j.retry.Retry;
 import java.io.IOException;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -161,8 +162,8 @@ public final class IdempotentClient implements AutoCloseable {
                 Decision decision;
                 try {
                     int attempt = run.attempts();
-                    Exchange answer = guard.attempt(timeout.get(),
-                            () -> transport.send(request, headerKey, attempt, timeout.get()));
+                    HttpRequest prepared = transport.request(request, headerKey, attempt, timeout.get());
+                    Exchange answer = guard.attempt(timeout.get(), () -> transport.send(prepared));
                     decision = classifier.classify(answer, attempt);
                 } catch (Watchdog.Closed closedDuringCall) {
                     throw closed(run, request, closedDuringCall);

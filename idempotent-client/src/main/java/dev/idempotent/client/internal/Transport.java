@@ -73,25 +73,20 @@ public final class Transport {
     /**
      * Sends one attempt and reads its answer, the body up to the limit.
      *
-     * <p>The JDK's own request timeout, set to {@code timeout}, stops at the response headers; the body is bounded
+     * <p>The JDK's own request timeout, set by {@link #request}, stops at the response headers; the body is bounded
      * by the limit, and the time past the headers by the caller's {@link Watchdog}, which interrupts this thread: the
      * JDK's {@code send} then cancels the exchange, and the body is abandoned.
      *
-     * @param request    the operation
-     * @param headerKey  the key as its {@link dev.idempotent.client.KeyForm} writes it
-     * @param attempt    which attempt of the call this is, from 1
-     * @param timeout    the budget for this attempt, from send to the last body byte
+     * @param request the attempt's request, from {@link #request}
      * @return the answer, whatever its status
      * @throws IOException          when no answer arrived (refused, reset, EOF, timeout)
      * @throws InterruptedException if the calling thread is interrupted (the JDK then cancels the exchange)
      */
-    public Exchange send(IdempotentRequest request, String headerKey, int attempt, Duration timeout)
-            throws IOException, InterruptedException {
-        HttpRequest r = request(request, headerKey, attempt, timeout);
+    public Exchange send(HttpRequest request) throws IOException, InterruptedException {
         LimitedBody body = new LimitedBody(maxBodyBytes);
         boolean answered = false;
         try {
-            Exchange answer = exchange(client.send(r, body));
+            Exchange answer = exchange(client.send(request, body));
             answered = true;
             return answer;
         } finally {
@@ -138,11 +133,20 @@ public final class Transport {
     }
 
     /**
-     * The request for one attempt. The caller's customizer runs first, told the key and the attempt; then the
-     * request's own headers replace what it set under their names; then the client sets the URI, the method, the
-     * body, the timeout, {@code Content-Type} and the key, which nothing before can change.
+     * The request for one attempt. The caller's customizer runs first, told the key and the attempt, on a builder
+     * that refuses a header value HTTP cannot carry ({@code invalid value for header NAME}); then the request's own
+     * headers replace what it set under their names; then the client sets the URI, the method, the body, the
+     * timeout, {@code Content-Type} and the key, which nothing before can change. Built before the attempt is
+     * watched, so the watchdog never interrupts the caller's customizer.
+     *
+     * @param request   the operation
+     * @param headerKey the key as its {@link dev.idempotent.client.KeyForm} writes it
+     * @param attempt   which attempt of the call this is, from 1
+     * @param timeout   the budget for this attempt; the JDK's request timeout, which stops at the headers
+     * @return the request to send
+     * @throws IllegalArgumentException naming a header whose value the customizer set wrong
      */
-    HttpRequest request(IdempotentRequest request, String headerKey, int attempt, Duration timeout) {
+    public HttpRequest request(IdempotentRequest request, String headerKey, int attempt, Duration timeout) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri());
         if (customizer != null) {
             customizer.customize(new CheckedHeaders(builder), request.key(), attempt);
