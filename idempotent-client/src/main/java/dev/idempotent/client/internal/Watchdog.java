@@ -257,7 +257,7 @@ public final class Watchdog implements AutoCloseable {
                 if (state.compareAndSet(BLOCKED, IDLE)) {
                     return true;
                 }
-                if (state.get() == INTERRUPTED) {
+                if (state.compareAndSet(INTERRUPTED, IDLE)) {
                     Thread.interrupted();
                     return false;
                 }

@@ -29,8 +29,10 @@ class CheckedHeadersTest {
                     () -> builder.header("Authorization", bad));
             assertEquals("invalid value for header Authorization", e.getMessage());
             assertNull(e.getCause());
-            assertThrows(IllegalArgumentException.class, () -> builder.setHeader("Authorization", bad));
-            assertThrows(IllegalArgumentException.class, () -> builder.headers("A", "ok", "Authorization", bad));
+            assertEquals(e.getMessage(), assertThrows(IllegalArgumentException.class,
+                    () -> builder.setHeader("Authorization", bad)).getMessage());
+            assertEquals(e.getMessage(), assertThrows(IllegalArgumentException.class,
+                    () -> builder.headers("A", "ok", "Authorization", bad)).getMessage());
         }
         assertThrows(IllegalArgumentException.class, () -> builder.headers("A"));
         assertTrue(builder.build().headers().map().isEmpty(), "nothing of a refused call was set");
@@ -39,11 +41,12 @@ class CheckedHeadersTest {
     @Test
     void everythingElseReachesTheJdksBuilder() {
         HttpRequest.BodyPublisher body = HttpRequest.BodyPublishers.ofString("{}");
-        assertSame(builder, builder.header("A", "1\tvisible \u00e9").setHeader("B", "2").headers("C", "3", "D", "4"));
+        assertSame(builder, builder.header("A", "1\tvisible \u00e9\u00ff~").setHeader("B", "2")
+                .headers("C", "3", "D", "4"));
         assertSame(builder, builder.uri(URI.create("http://b.test/y")).expectContinue(true)
                 .version(HttpClient.Version.HTTP_1_1).timeout(Duration.ofSeconds(3)));
         HttpRequest r = builder.build();
-        assertEquals(Optional.of("1\tvisible \u00e9"), r.headers().firstValue("A"));
+        assertEquals(Optional.of("1\tvisible \u00e9\u00ff~"), r.headers().firstValue("A"));
         assertEquals(List.of("2", "3", "4"), List.of(r.headers().firstValue("B").get(),
                 r.headers().firstValue("C").get(), r.headers().firstValue("D").get()));
         assertEquals(URI.create("http://b.test/y"), r.uri());
