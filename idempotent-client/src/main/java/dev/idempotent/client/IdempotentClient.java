@@ -524,7 +524,8 @@ public final class IdempotentClient implements AutoCloseable {
         private Duration retryAfterCap = Duration.ofSeconds(10);
         private Duration connectTimeout = Duration.ofSeconds(2);
         private IdempotentListener listener = IdempotentListener.NONE;
-        private AttemptCustomizer customizer = (request, key, attempt) -> { };
+        /** None by default: no builder is wrapped for a customizer that would add nothing. */
+        private AttemptCustomizer customizer;
         private final List<ResponseRule> rules = new ArrayList<>();
         private String retryName = DEFAULT_RETRY_NAME;
         private Sleeper sleeper = Sleeper.SYSTEM;
