@@ -556,7 +556,8 @@ public final class IdempotentClient implements AutoCloseable {
 
         /**
          * A budget every resend of this client pays for, shared with the other clients given the same one; when it
-         * cannot pay, the call ends with {@link RetriesExhaustedException} ({@link RetriesExhaustedException.Limit#BUDGET}).
+         * cannot pay, the call ends with {@link RetriesExhaustedException}
+         * ({@link RetriesExhaustedException.Limit#BUDGET}).
          * None by default.
          *
          * @param retryBudget the shared budget

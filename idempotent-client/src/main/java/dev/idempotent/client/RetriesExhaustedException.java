@@ -6,8 +6,8 @@ import java.util.OptionalInt;
 
 /**
  * Every failure was retryable, but the client ran out of room: {@code maxAttempts} were spent, the deadline left
- * no time for the next one, or the shared {@link RetryBudget} could not pay for it. The operation may or may not have happened; sending the same request again later is
- * safe, because it carries the same key.
+ * no time for the next one, or the shared {@link RetryBudget} could not pay for it. The operation may or may not
+ * have happened; sending the same request again later is safe, because it carries the same key.
  */
 public final class RetriesExhaustedException extends IdempotentRequestException {
 

@@ -11,12 +11,12 @@ import dev.idempotent.client.IdempotentListener.OutcomeEvent;
 import dev.idempotent.client.testing.CapturedEvents;
 import dev.idempotent.client.testing.FakeTime;
 import dev.idempotent.client.testing.RawServer;
+import dev.idempotent.client.testing.RecordingListener;
 import dev.idempotent.client.testing.ScriptedServer;
 import dev.idempotent.client.testing.ScriptedServer.Answer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,22 +32,11 @@ class BodyLimitTest {
     @Test
     @Timeout(30)
     void anAnswerPastTheLimitIsTheAnswerMarkedTruncatedOnAConnectionNeverReused() throws Exception {
-        List<AttemptEvent> attempts = new CopyOnWriteArrayList<>();
-        List<OutcomeEvent> outcomes = new CopyOnWriteArrayList<>();
+        RecordingListener heard = new RecordingListener();
         try (RawServer s = new RawServer(RawServer.body(201, "{\"id\":\"o_1\"}", 64 << 20, false, 0));
                 CapturedEvents events = new CapturedEvents();
                 IdempotentClient c = IdempotentClient.builder().sleeper(time).scheduler(time).clock(time)
-                        .resourceIdPointer("/id").maxBodyBytes(16).listener(new IdempotentListener() {
-                            @Override
-                            public void onAttempt(AttemptEvent attempt) {
-                                attempts.add(attempt);
-                            }
-
-                            @Override
-                            public void onOutcome(OutcomeEvent outcome) {
-                                outcomes.add(outcome);
-                            }
-                        }).build()) {
+                        .resourceIdPointer("/id").maxBodyBytes(16).listener(heard).build()) {
             IdempotentResponse r = c.send(IdempotentRequest.post(s.uri("/orders"), "k_big").json("{}").build());
             assertEquals(201, r.status());
             assertFalse(r.replayed(), "a 2xx over the limit is still created");
@@ -55,8 +44,8 @@ class BodyLimitTest {
             assertArrayEquals("{\"id\":\"o_1\"}    ".getBytes(StandardCharsets.US_ASCII), r.body());
             assertEquals(Optional.empty(), r.resourceId(), "a truncated body names no resource");
             assertTrue(s.awaitClientLeft(), "the rest was not read: the connection was closed");
-            assertEquals(List.of(true), attempts.stream().map(AttemptEvent::truncated).toList());
-            assertEquals(List.of(true), outcomes.stream().map(OutcomeEvent::truncated).toList());
+            assertEquals(List.of(true), heard.attempts.stream().map(AttemptEvent::truncated).toList());
+            assertEquals(List.of(true), heard.outcomes.stream().map(OutcomeEvent::truncated).toList());
             assertEquals(List.of(true, true), events.forKey("k_big").stream().map(e -> e.get("truncated")).toList());
             assertTrue(r.toString().contains("truncated"), r.toString());
         }

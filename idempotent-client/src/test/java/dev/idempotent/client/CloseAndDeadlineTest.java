@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotent.client.IdempotentListener.OutcomeEvent;
 import dev.idempotent.client.testing.RawServer;
+import dev.idempotent.client.testing.RecordingListener;
 import dev.idempotent.client.testing.ScriptedServer;
 import dev.idempotent.client.testing.ScriptedServer.Answer;
 import java.net.http.HttpTimeoutException;
@@ -17,7 +18,6 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -53,15 +53,10 @@ class CloseAndDeadlineTest {
     @Test
     @Timeout(30)
     void closeEndsABlockingSendWithinOneSecond() throws Exception {
-        List<OutcomeEvent> outcomes = new CopyOnWriteArrayList<>();
+        RecordingListener heard = new RecordingListener();
         try (ScriptedServer s = new ScriptedServer(n -> new Answer(201, "{}")).holding()) {
-            IdempotentClient c = IdempotentClient.builder().attemptTimeout(Duration.ofSeconds(25))
-                    .listener(new IdempotentListener() {
-                        @Override
-                        public void onOutcome(OutcomeEvent outcome) {
-                            outcomes.add(outcome);
-                        }
-                    }).build();
+            IdempotentClient c = IdempotentClient.builder().attemptTimeout(Duration.ofSeconds(25)).listener(heard)
+                    .build();
             CompletableFuture<Long> endedAt = new CompletableFuture<>();
             CompletableFuture<RuntimeException> failure = new CompletableFuture<>();
             Thread caller = new Thread(() -> {
@@ -81,7 +76,8 @@ class CloseAndDeadlineTest {
             long tookMs = TimeUnit.NANOSECONDS.toMillis(endedAt.get(20, TimeUnit.SECONDS) - closing);
             IllegalStateException e = assertInstanceOf(IllegalStateException.class, failure.get());
             assertTrue(tookMs <= 1000, "send ended " + tookMs + " ms after close()");
-            assertEquals(List.of(Optional.of(OutcomeEvent.CLOSE)), outcomes.stream().map(OutcomeEvent::endedBy).toList());
+            assertEquals(List.of(Optional.of(OutcomeEvent.CLOSE)),
+                    heard.outcomes.stream().map(OutcomeEvent::endedBy).toList());
             assertInstanceOf(CancellationException.class, e.getCause(), "the cause stands for the close");
             assertEquals(1, s.keys().size());
         }

@@ -95,7 +95,8 @@ class FailureEvidenceTest {
             assertEquals("invalid value for header Authorization", e.getMessage());
             assertNull(e.getCause());
             assertSaysNothingOf(e, "s3cr3t", "X-Evil");
-            assertTrue(events.all().stream().noneMatch(ev -> ev.rendered().contains("s3cr3t")), events.all().toString());
+            assertTrue(events.all().stream().noneMatch(ev -> ev.rendered().contains("s3cr3t")),
+                    events.all().toString());
             assertEquals(1, events.forKey("k_4").size(), "the call's one outcome is logged");
             assertEquals(0, s.keys().size(), "nothing was sent");
         }

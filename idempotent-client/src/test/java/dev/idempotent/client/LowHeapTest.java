@@ -50,7 +50,8 @@ class LowHeapTest {
             String stderr = Files.readString(err);
             assertFalse(stderr.contains("OutOfMemoryError"), stderr);
             assertEquals(0, child.exitValue(), out + stderr);
-            Matcher m = Pattern.compile("status=201 truncated=true bytes=4194304 tookMs=(\\d+) normal=201").matcher(out);
+            Matcher m = Pattern.compile("status=201 truncated=true bytes=4194304 tookMs=(\\d+) normal=201")
+                    .matcher(out);
             assertTrue(m.find(), out);
             assertTrue(Long.parseLong(m.group(1)) < 20_000, "within the attempt's 20 s: " + out);
         }

@@ -5,17 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotent.client.IdempotentListener.Outcome;
-import dev.idempotent.client.IdempotentListener.OutcomeEvent;
 import dev.idempotent.client.RetriesExhaustedException.Limit;
 import dev.idempotent.client.testing.CapturedEvents;
 import dev.idempotent.client.testing.FakeTime;
+import dev.idempotent.client.testing.RecordingListener;
 import dev.idempotent.client.testing.ScriptedServer;
 import dev.idempotent.client.testing.ScriptedServer.Answer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -26,17 +25,11 @@ import org.junit.jupiter.api.Test;
 class RetryBudgetTest {
 
     private final FakeTime time = new FakeTime();
-    private final List<OutcomeEvent> outcomes = new CopyOnWriteArrayList<>();
-    private final IdempotentListener listener = new IdempotentListener() {
-        @Override
-        public void onOutcome(OutcomeEvent outcome) {
-            outcomes.add(outcome);
-        }
-    };
+    private final RecordingListener heard = new RecordingListener();
 
     private IdempotentClient client(RetryBudget budget) {
         return IdempotentClient.builder().sleeper(time).scheduler(time).clock(time).jitter(() -> 0.5)
-                .listener(listener).retryBudget(budget).build();
+                .listener(heard).retryBudget(budget).build();
     }
 
     @Test
@@ -69,9 +62,10 @@ class RetryBudgetTest {
             assertEquals(100, s.keys().stream().distinct().count(), "every call's first attempt was sent");
             assertTrue(s.keys().size() <= 110, s.keys().size() + " attempts");
             assertEquals(0, budget.available());
-            assertEquals(100, outcomes.size());
-            assertTrue(outcomes.stream().allMatch(o -> o.outcome() == Outcome.EXHAUSTED && o.limit().isPresent()));
-            assertTrue(outcomes.stream().anyMatch(o -> o.limit().equals(Optional.of(Limit.BUDGET))));
+            assertEquals(100, heard.outcomes.size());
+            assertTrue(heard.outcomes.stream()
+                    .allMatch(o -> o.outcome() == Outcome.EXHAUSTED && o.limit().isPresent()));
+            assertTrue(heard.outcomes.stream().anyMatch(o -> o.limit().equals(Optional.of(Limit.BUDGET))));
             assertTrue(events.all().stream().anyMatch(e -> "budget".equals(e.get("limit"))));
         }
     }

@@ -25,8 +25,9 @@ import java.util.function.DoubleSupplier;
 /**
  * The retry policy one client applies to every call, sync or async: one resilience4j {@link Retry} (named as the
  * client's {@link Limits#retryName()}) that counts every call, the {@link Classifier}'s decisions, the
- * {@link Backoff}'s waits, the shared retry budget's tokens, and the events and listener calls that report them. The loops that send and wait live in
- * the client; everything they decide, they ask a {@link Run} of this policy. Thread-safe.
+ * {@link Backoff}'s waits, the shared retry budget's tokens, and the events and listener calls that report them.
+ * The loops that send and wait live in the client; everything they decide, they ask a {@link Run} of this policy.
+ * Thread-safe.
  *
  * <p>How a call maps onto resilience4j's counters: a grant or replay is {@code onComplete} (successful with or
  * without retry); running out of attempts is {@code onResult} then {@code onComplete} (failed with retry); a
@@ -400,7 +401,8 @@ public final class CallPolicy {
         private void attemptEvent(int attempt, Outcome outcome, Decision.Retry failed, Optional<Duration> delay,
                 Duration took) {
             events.attempt(new AttemptEvent(key, attempt, outcome, failed.status(), Optional.empty(), delay,
-                    failed.reason(), failed.cause().map(c -> c.getClass().getName()), took, truncated(failed.answer())));
+                    failed.reason(), failed.cause().map(c -> c.getClass().getName()), took,
+                    truncated(failed.answer())));
         }
 
         private static boolean truncated(Optional<IdempotentResponse> answer) {

@@ -140,7 +140,8 @@ public final class Classifier {
             return giveUp(answer, resourceId, attempt, "404: no such endpoint or resource; waiting will not create it");
         }
         if (status >= 400 && status < 500) {
-            return giveUp(answer, resourceId, attempt, status + ": a client error; the same request gets the same answer");
+            return giveUp(answer, resourceId, attempt,
+                    status + ": a client error; the same request gets the same answer");
         }
         return giveUp(answer, resourceId, attempt,
                 status + ": not an answer this client knows to be transient; do not guess");

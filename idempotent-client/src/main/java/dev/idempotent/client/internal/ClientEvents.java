@@ -19,10 +19,11 @@ import org.slf4j.spi.LoggingEventBuilder;
  * <p>Keys: {@code key}, {@code attempt} (on the outcome: attempts made), {@code outcome}
  * ({@link Outcome#logName()}), {@code status} (absent when no answer arrived), {@code resourceId} (when known),
  * {@code delayMs} (on a retry), {@code reason} and {@code error} (a failure's class name, never its message) on
- * attempts, {@code elapsedMs} on both, {@code truncated} (true) on both when the answer's body was cut at the limit,
- * {@code endedBy} on a cancelled outcome and {@code limit} ({@code attempts}, {@code deadline} or {@code budget}) on
- * an exhausted one. Never a URL, a header value or a body. A listener that throws is reported as {@value #LISTENER_FAILED} (WARN) and otherwise ignored. With logging
- * off (an adapter that logs its own events) only the listener is told.
+ * attempts, {@code elapsedMs} on both, {@code truncated} (true) on both when the answer's body was cut at the
+ * limit, {@code endedBy} on a cancelled outcome and {@code limit} ({@code attempts}, {@code deadline} or
+ * {@code budget}) on an exhausted one. Never a URL, a header value or a body. A listener that throws is reported as
+ * {@value #LISTENER_FAILED} (WARN) and otherwise ignored. With logging off (an adapter that logs its own events)
+ * only the listener is told.
  */
 public final class ClientEvents {
 
