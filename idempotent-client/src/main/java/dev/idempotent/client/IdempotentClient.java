@@ -40,9 +40,14 @@ import java.util.function.Supplier;
  * outcome is one structured log event on the logger {@code dev.idempotent.client} ({@code idempotent.attempt},
  * {@code idempotent.outcome}) and one {@link IdempotentListener} call.
  *
- * <p>Thread-safe: build one per provider and share it. {@link #close()} it when done: it releases the HTTP client
- * and the threads it created (never a client the caller passed in); a closed client refuses new calls with
- * {@link IllegalStateException}.
+ * <p>Bounded whatever the server does: an answer's body is kept up to {@link Builder#maxBodyBytes(long)}, and every
+ * attempt ends at its budget plus at most 100 ms, enforced by one watchdog thread per client (a blocking
+ * {@code send} is interrupted out of its exchange), never by the thread reading the answer. A shared
+ * {@link RetryBudget}, if set, bounds the resends of every call together.
+ *
+ * <p>Thread-safe: build one per provider and share it. {@link #close()} it when done: it ends the calls in flight
+ * and releases the HTTP client and the threads it created (never a client the caller passed in); a closed client
+ * refuses new calls with {@link IllegalStateException}.
  *
  * <p>Classification, in order (the first match wins; the caller's rules come before all of these):
  * <table>
@@ -117,7 +122,8 @@ public final class IdempotentClient implements AutoCloseable {
 
     /**
      * Sends {@code request} until it is created or replayed, retrying what is safe to retry, within the call
-     * timeout.
+     * timeout (plus the watchdog's slack of at most 100 ms). The calling thread is interrupted only by the client's
+     * watchdog, inside an attempt or a wait, and the client clears that interrupt before it returns or throws.
      *
      * @param request the operation
      * @return the answer that ended the call; {@link IdempotentResponse#replayed()} says whether it was a replay
