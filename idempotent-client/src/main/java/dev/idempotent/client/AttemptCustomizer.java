@@ -10,7 +10,9 @@ import java.net.http.HttpRequest;
  * <p>It runs on every attempt before the request's own headers and the client's are set, and those win: the
  * method, the URI, the body, the timeout, {@code Content-Type} and the key header are the client's whatever the
  * customizer does. One customizer serves every call, from several threads at once, so it must be thread-safe. One
- * that throws ends the call with its exception (the outcome {@code failed}); nothing is sent for that attempt.
+ * that throws ends the call with its exception (the outcome {@code failed}); nothing is sent for that attempt. The
+ * builder it is handed refuses a header value HTTP cannot carry (a token read with its trailing newline, say) with
+ * {@code IllegalArgumentException("invalid value for header NAME")}, which names the header, never the value.
  */
 @FunctionalInterface
 public interface AttemptCustomizer {

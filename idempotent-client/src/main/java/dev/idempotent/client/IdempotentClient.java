@@ -10,9 +10,11 @@ import dev.idempotent.client.internal.Decision;
 import dev.idempotent.client.internal.Exchange;
 import dev.idempotent.client.internal.OwnedResources;
 import dev.idempotent.client.internal.Transport;
+import dev.idempotent.client.internal.Watchdog;
 import io.github.resilience4j.retry.Retry;
 import java.io.IOException;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,9 +40,14 @@ import java.util.function.Supplier;
  * outcome is one structured log event on the logger {@code dev.idempotent.client} ({@code idempotent.attempt},
  * {@code idempotent.outcome}) and one {@link IdempotentListener} call.
  *
- * <p>Thread-safe: build one per provider and share it. {@link #close()} it when done: it releases the HTTP client
- * and the threads it created (never a client the caller passed in); a closed client refuses new calls with
- * {@link IllegalStateException}.
+ * <p>Bounded whatever the server does: an answer's body is kept up to {@link Builder#maxBodyBytes(long)}, and every
+ * attempt ends at its budget plus at most 100 ms, enforced by one watchdog thread per client (a blocking
+ * {@code send} is interrupted out of its exchange), never by the thread reading the answer. A shared
+ * {@link RetryBudget}, if set, bounds the resends of every call together.
+ *
+ * <p>Thread-safe: build one per provider and share it. {@link #close()} it when done: it ends the calls in flight
+ * and releases the HTTP client and the threads it created (never a client the caller passed in); a closed client
+ * refuses new calls with {@link IllegalStateException}.
  *
  * <p>Classification, in order (the first match wins; the caller's rules come before all of these):
  * <table>
@@ -64,6 +71,12 @@ public final class IdempotentClient implements AutoCloseable {
     /** The key header unless {@link Builder#keyHeader(String)} sets another. */
     public static final String DEFAULT_KEY_HEADER = "Idempotency-Key";
 
+    /** The most of one answer's body a client holds unless {@link Builder#maxBodyBytes(long)} sets another: 4 MiB. */
+    public static final long DEFAULT_MAX_BODY_BYTES = 4L * 1024 * 1024;
+
+    /** The largest array a JVM reliably allocates. */
+    private static final long MAX_BODY_BYTES_LIMIT = Integer.MAX_VALUE - 8;
+
     private final KeyForm keyForm;
     private final OwnedResources owned;
     private final Transport transport;
@@ -71,6 +84,7 @@ public final class IdempotentClient implements AutoCloseable {
     private final CallPolicy policy;
     private final Sleeper sleeper;
     private final Scheduler scheduler;
+    private final Watchdog watchdog;
     private final Set<AsyncCall> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -79,13 +93,15 @@ public final class IdempotentClient implements AutoCloseable {
         this.sleeper = b.sleeper;
         this.owned = new OwnedResources(b.httpClient == null, b.connectTimeout, b.retryName);
         this.scheduler = b.scheduler != null ? b.scheduler : owned;
+        this.watchdog = new Watchdog(owned.threadPrefix() + "-watchdog");
         HttpClient client = b.httpClient != null ? b.httpClient : owned.client();
-        this.transport = new Transport(client, b.keyHeader, b.customizer, b.retryName);
+        this.transport = new Transport(client, b.keyHeader, b.customizer, (int) b.maxBodyBytes);
         this.classifier = new Classifier(b.rules, b.resourceIdPointer.map(JsonPointer::compile));
         this.policy = new CallPolicy(
                 new CallPolicy.Limits(b.retryName, b.maxAttempts, b.baseDelay, b.maxDelay, b.retryAfterCap,
                         b.callTimeout, b.attemptTimeout),
-                new ClientEvents(b.listener, b.logEvents), b.clock, b.random);
+                new ClientEvents(b.listener, b.logEvents), b.clock, b.random,
+                b.retryBudget == null ? null : b.retryBudget.bucket());
     }
 
     /** {@return a builder holding every default} */
@@ -106,7 +122,8 @@ public final class IdempotentClient implements AutoCloseable {
 
     /**
      * Sends {@code request} until it is created or replayed, retrying what is safe to retry, within the call
-     * timeout.
+     * timeout (plus the watchdog's slack of at most 100 ms). The calling thread is interrupted only by the client's
+     * watchdog, inside an attempt or a wait, and the client clears that interrupt before it returns or throws.
      *
      * @param request the operation
      * @return the answer that ended the call; {@link IdempotentResponse#replayed()} says whether it was a replay
@@ -140,49 +157,59 @@ public final class IdempotentClient implements AutoCloseable {
     private IdempotentResponse send(IdempotentRequest request, Optional<Instant> deadline) {
         Objects.requireNonNull(request, "request");
         String headerKey = keyForm.encode(request.key());
-        ensureOpen();
-        CallPolicy.Run run = policy.start(request.key(), deadline);
-        while (true) {
-            if (closed) {
-                run.cancel(OutcomeEvent.CLOSE);
-                throw new IllegalStateException("the IdempotentClient was closed during the call for key "
-                        + request.key());
-            }
-            Optional<Duration> timeout = run.begin();
-            if (timeout.isEmpty()) {
-                throw run.outOfTime();
-            }
-            Decision decision;
-            try {
-                decision = classifier.classify(transport.send(request, headerKey, run.attempts(), timeout.get()),
-                        run.attempts());
-            } catch (IOException failure) {
-                decision = classifier.classify(failure);
-            } catch (InterruptedException interrupted) {
-                throw run.interrupted(interrupted);
-            } catch (RuntimeException callersCode) {
-                // A customizer or a rule threw: report the call, then rethrow as is.
-                run.failed(callersCode);
-                throw callersCode;
-            }
-            Step step = run.settle(decision);
-            if (step instanceof Step.Finished f) {
-                return f.response();
-            }
-            if (step instanceof Step.Failed f) {
-                throw f.failure();
-            }
-            if (step instanceof Step.Ended) {
-                // Only close() ends a blocking call from outside, and it reported the outcome.
-                throw new IllegalStateException("the IdempotentClient was closed during the call for key "
-                        + request.key());
-            }
-            try {
-                sleeper.sleep(((Step.Wait) step).delay());
-            } catch (InterruptedException interrupted) {
-                throw run.interrupted(interrupted);
+        // Refused here, with IllegalStateException, once the client is closed.
+        try (Watchdog.Blocking guard = watchdog.blocking()) {
+            CallPolicy.Run run = policy.start(request.key(), deadline);
+            while (true) {
+                Optional<Duration> timeout = run.begin();
+                if (timeout.isEmpty()) {
+                    throw run.outOfTime();
+                }
+                Decision decision;
+                try {
+                    int attempt = run.attempts();
+                    HttpRequest prepared = transport.request(request, headerKey, attempt, timeout.get());
+                    Exchange answer = guard.attempt(timeout.get(), () -> transport.send(prepared));
+                    decision = classifier.classify(answer, attempt);
+                } catch (Watchdog.Closed closedDuringCall) {
+                    throw closed(run, request, closedDuringCall);
+                } catch (IOException failure) {
+                    decision = classifier.classify(failure);
+                } catch (InterruptedException interrupted) {
+                    throw run.interrupted(interrupted);
+                } catch (RuntimeException callersCode) {
+                    // A customizer or a rule threw: report the call, then rethrow as is.
+                    run.failed(callersCode);
+                    throw callersCode;
+                }
+                Step step = run.settle(decision);
+                if (step instanceof Step.Finished f) {
+                    return f.response();
+                }
+                if (step instanceof Step.Failed f) {
+                    throw f.failure();
+                }
+                Duration delay = ((Step.Wait) step).delay();
+                try {
+                    guard.await(() -> {
+                        sleeper.sleep(delay);
+                        return null;
+                    });
+                } catch (Watchdog.Closed closedDuringCall) {
+                    throw closed(run, request, closedDuringCall);
+                } catch (InterruptedException interrupted) {
+                    throw run.interrupted(interrupted);
+                }
             }
         }
+    }
+
+    /** Ends a blocking call the client's close() cut short: one {@code cancelled} outcome, ended by the close. */
+    private static IllegalStateException closed(CallPolicy.Run run, IdempotentRequest request,
+            Watchdog.Closed closedDuringCall) {
+        run.cancel(OutcomeEvent.CLOSE);
+        return new IllegalStateException("the IdempotentClient was closed during the call for key " + request.key(),
+                closedDuringCall.getCause());
     }
 
     /**
@@ -194,8 +221,9 @@ public final class IdempotentClient implements AutoCloseable {
      * {@code complete}, {@code completeAsync}, {@code completeExceptionally} ({@code completeOnTimeout} counts as
      * {@code complete}). The client then starts no further attempt, cancels the exchange in flight (the server may
      * still commit it; the key makes a later resend safe), and reports exactly one outcome, {@code cancelled}, with
-     * {@link OutcomeEvent#endedBy()} saying how. Closing the client cancels every future still running
-     * ({@code endedBy} {@value OutcomeEvent#CLOSE}); a call whose outcome was already reported gets its answer.
+     * {@link OutcomeEvent#endedBy()} saying how. Closing the client completes every future still running
+     * exceptionally with {@link IllegalStateException} ({@code endedBy} {@value OutcomeEvent#CLOSE}); a call whose
+     * outcome was already reported gets its answer.
      *
      * @param request the operation
      * @return the call's future
@@ -238,18 +266,20 @@ public final class IdempotentClient implements AutoCloseable {
     }
 
     /**
-     * Releases what the client created: its HTTP client (never the caller's), that client's threads, the timer
-     * thread and the thread that times the answers' bodies. Calls still running through {@code sendAsync} are
-     * cancelled; a {@code send} still running ends with {@link IllegalStateException} before its next attempt.
-     * Idempotent.
+     * Ends every call in flight and releases what the client created: its HTTP client (never the caller's), that
+     * client's threads, the timer thread and the watchdog's. A {@code send} still running throws
+     * {@link IllegalStateException} (its cause stands for the close) within the watchdog's slack, even on JDK 17,
+     * whose {@code HttpClient} cannot be closed: its exchange is given up, and no further attempt starts. A
+     * {@code sendAsync} future still running completes exceptionally the same way. A call whose outcome was
+     * already reported gets its answer. Idempotent.
      */
     @Override
     public void close() {
         closed = true;
+        watchdog.close();
         for (AsyncCall call : inFlight) {
             call.closeNow();
         }
-        transport.close();
         owned.close();
     }
 
@@ -282,10 +312,6 @@ public final class IdempotentClient implements AutoCloseable {
 
         void fail(Throwable failure) {
             super.completeExceptionally(failure);
-        }
-
-        void cancelQuietly() {
-            super.cancel(false);
         }
 
         @Override
@@ -372,7 +398,17 @@ public final class IdempotentClient implements AutoCloseable {
                     sent.cancel(true);
                     return;
                 }
-                sent.thenApply(answer -> classifier.classify(answer, attempt))
+                // The attempt as this call sees it: the transport's answer, or the watchdog's timeout at the budget.
+                CompletableFuture<Exchange> answered = new CompletableFuture<>();
+                sent.whenComplete((answer, failure) -> {
+                    if (failure == null) {
+                        answered.complete(answer);
+                    } else {
+                        answered.completeExceptionally(failure);
+                    }
+                });
+                watchdog.watch(answered, sent, timeout.get());
+                answered.thenApply(answer -> classifier.classify(answer, attempt))
                         .exceptionally(this::classifyFailure)
                         .whenComplete((decision, failure) -> {
                             if (failure != null) {
@@ -437,12 +473,14 @@ public final class IdempotentClient implements AutoCloseable {
         }
 
         /**
-         * The client is closing: end the call as closed and cancel its future, unless the call had already ended
-         * (its answer or failure is on its way to the future, and the caller gets that, not a cancellation).
+         * The client is closing: end the call as closed and fail its future with {@link IllegalStateException}, as a
+         * blocking call ends, unless the call had already ended (its answer or failure is on its way to the future,
+         * and the caller gets that).
          */
         void closeNow() {
             if (stop(OutcomeEvent.CLOSE)) {
-                result.cancelQuietly();
+                result.fail(new IllegalStateException("the IdempotentClient was closed during the call for key "
+                        + request.key(), watchdog.closedBy()));
             }
         }
 
@@ -474,6 +512,8 @@ public final class IdempotentClient implements AutoCloseable {
      *   <tr><td>maxAttempts</td><td>5 (4 retries)</td></tr>
      *   <tr><td>attemptTimeout / callTimeout</td><td>5 s / 30 s</td></tr>
      *   <tr><td>baseDelay / maxDelay / retryAfterCap</td><td>100 ms / 2 s / 10 s</td></tr>
+     *   <tr><td>maxBodyBytes</td><td>4 MiB ({@value #DEFAULT_MAX_BODY_BYTES})</td></tr>
+     *   <tr><td>retryBudget</td><td>none: only maxAttempts and the deadline bound a call's retries</td></tr>
      *   <tr><td>retryName</td><td>{@value #DEFAULT_RETRY_NAME}</td></tr>
      * </table>
      */
@@ -490,7 +530,8 @@ public final class IdempotentClient implements AutoCloseable {
         private Duration retryAfterCap = Duration.ofSeconds(10);
         private Duration connectTimeout = Duration.ofSeconds(2);
         private IdempotentListener listener = IdempotentListener.NONE;
-        private AttemptCustomizer customizer = (request, key, attempt) -> { };
+        /** None by default: no builder is wrapped for a customizer that would add nothing. */
+        private AttemptCustomizer customizer;
         private final List<ResponseRule> rules = new ArrayList<>();
         private String retryName = DEFAULT_RETRY_NAME;
         private Sleeper sleeper = Sleeper.SYSTEM;
@@ -498,8 +539,39 @@ public final class IdempotentClient implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
         private boolean logEvents = true;
+        private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+        private RetryBudget retryBudget;
 
         private Builder() {
+        }
+
+        /**
+         * The most of one answer's body the client holds, whatever the server sends. Past it the rest is not read
+         * (the connection is closed, never reused) and the answer keeps the first {@code maxBodyBytes} bytes with
+         * {@link IdempotentResponse#bodyTruncated()} true; its status and headers decide the call as usual (a 2xx
+         * over the limit still happened), but a truncated body names no resource, so a truncated 409 is retried as
+         * in progress.
+         *
+         * @param maxBodyBytes from 1 to {@code Integer.MAX_VALUE - 8}; checked by {@link #build()}
+         * @return this builder
+         */
+        public Builder maxBodyBytes(long maxBodyBytes) {
+            this.maxBodyBytes = maxBodyBytes;
+            return this;
+        }
+
+        /**
+         * A budget every resend of this client pays for, shared with the other clients given the same one; when it
+         * cannot pay, the call ends with {@link RetriesExhaustedException}
+         * ({@link RetriesExhaustedException.Limit#BUDGET}).
+         * None by default.
+         *
+         * @param retryBudget the shared budget
+         * @return this builder
+         */
+        public Builder retryBudget(RetryBudget retryBudget) {
+            this.retryBudget = Objects.requireNonNull(retryBudget, "retryBudget");
+            return this;
         }
 
         /**
@@ -750,9 +822,13 @@ public final class IdempotentClient implements AutoCloseable {
          * A client holding the current values.
          *
          * @return the client
-         * @throws IllegalArgumentException if baseDelay exceeds maxDelay, or the HTTP client follows redirects
+         * @throws IllegalArgumentException if baseDelay exceeds maxDelay, maxBodyBytes is out of its range, or the
+         *     HTTP client follows redirects
          */
         public IdempotentClient build() {
+            if (maxBodyBytes < 1 || maxBodyBytes > MAX_BODY_BYTES_LIMIT) {
+                throw new IllegalArgumentException("maxBodyBytes must be from 1 to " + MAX_BODY_BYTES_LIMIT);
+            }
             if (baseDelay.compareTo(maxDelay) > 0) {
                 throw new IllegalArgumentException("baseDelay must not exceed maxDelay");
             }

@@ -44,7 +44,7 @@ public interface IdempotentListener {
         RETRY,
         /** A refusal no resend can change; {@link RequestRejectedException}. */
         REJECTED,
-        /** Attempts or time ran out; {@link RetriesExhaustedException}. */
+        /** Attempts, time or the retry budget ran out; {@link RetriesExhaustedException}. */
         EXHAUSTED,
         /** The calling thread was interrupted; {@link RequestInterruptedException} (outcomes only). */
         INTERRUPTED,
@@ -76,9 +76,10 @@ public interface IdempotentListener {
      * @param reason     the one-line reason of the rule that decided
      * @param error      the transport failure's class name when no answer arrived (never its message)
      * @param elapsed    how long the attempt took, on the client's clock
+     * @param truncated  whether the answer's body was cut at the client's {@code maxBodyBytes}
      */
     record AttemptEvent(String key, int attempt, Outcome outcome, OptionalInt status, Optional<String> resourceId,
-            Optional<Duration> delay, String reason, Optional<String> error, Duration elapsed) {
+            Optional<Duration> delay, String reason, Optional<String> error, Duration elapsed, boolean truncated) {
         /**
          * Checks for nulls, a positive attempt and a duration that is not negative.
          *
@@ -91,6 +92,7 @@ public interface IdempotentListener {
          * @param reason     why
          * @param error      the failure's class name, or empty
          * @param elapsed    how long the attempt took
+         * @param truncated  whether the body was cut
          */
         public AttemptEvent {
             Objects.requireNonNull(key, "key");
@@ -108,6 +110,24 @@ public interface IdempotentListener {
                 throw new IllegalArgumentException("elapsed must not be negative");
             }
         }
+
+        /**
+         * An attempt whose answer, if any, was whole.
+         *
+         * @param key        the call's key
+         * @param attempt    which attempt, from 1
+         * @param outcome    what the client does next
+         * @param status     the HTTP status, or empty
+         * @param resourceId the resource id, when known
+         * @param delay      the wait, on {@code RETRY}
+         * @param reason     why
+         * @param error      the failure's class name, or empty
+         * @param elapsed    how long the attempt took
+         */
+        public AttemptEvent(String key, int attempt, Outcome outcome, OptionalInt status, Optional<String> resourceId,
+                Optional<Duration> delay, String reason, Optional<String> error, Duration elapsed) {
+            this(key, attempt, outcome, status, resourceId, delay, reason, error, elapsed, false);
+        }
     }
 
     /**
@@ -121,9 +141,13 @@ public interface IdempotentListener {
      * @param elapsed    time from the call to this outcome, on the client's clock
      * @param endedBy    on {@code CANCELLED}, what stopped the call: {@value #CANCEL}, {@value #TIMEOUT},
      *                   {@code exception:<class name>}, {@value #COMPLETED} or {@value #CLOSE}; empty otherwise
+     * @param limit      on {@code EXHAUSTED}, what ran out (as {@link RetriesExhaustedException#limit()}); empty
+     *                   otherwise
+     * @param truncated  whether the last answer's body was cut at the client's {@code maxBodyBytes}
      */
     record OutcomeEvent(String key, int attempts, Outcome outcome, OptionalInt status, Optional<String> resourceId,
-            Duration elapsed, Optional<String> endedBy) {
+            Duration elapsed, Optional<String> endedBy, Optional<RetriesExhaustedException.Limit> limit,
+            boolean truncated) {
 
         /** {@link #endedBy()} of a call whose future was cancelled. */
         public static final String CANCEL = "cancel";
@@ -141,7 +165,8 @@ public interface IdempotentListener {
         public static final String EXCEPTION_PREFIX = "exception:";
 
         /**
-         * Checks for nulls, that {@code RETRY} is not an outcome, and that only a cancellation says what ended it.
+         * Checks for nulls, that {@code RETRY} is not an outcome, that only a cancellation says what ended it and
+         * only an exhausted call what ran out.
          *
          * @param key        the call's key
          * @param attempts   attempts sent or started
@@ -150,6 +175,8 @@ public interface IdempotentListener {
          * @param resourceId the resource id, when known
          * @param elapsed    time from the call to this outcome
          * @param endedBy    what stopped a {@code CANCELLED} call; empty otherwise
+         * @param limit      what ran out for an {@code EXHAUSTED} call; empty otherwise
+         * @param truncated  whether the last answer's body was cut
          */
         public OutcomeEvent {
             Objects.requireNonNull(key, "key");
@@ -158,6 +185,7 @@ public interface IdempotentListener {
             Objects.requireNonNull(resourceId, "resourceId");
             Objects.requireNonNull(elapsed, "elapsed");
             Objects.requireNonNull(endedBy, "endedBy");
+            Objects.requireNonNull(limit, "limit");
             if (outcome == Outcome.RETRY) {
                 throw new IllegalArgumentException("RETRY is not an outcome");
             }
@@ -167,6 +195,25 @@ public interface IdempotentListener {
             if (endedBy.isPresent() && outcome != Outcome.CANCELLED) {
                 throw new IllegalArgumentException("only a CANCELLED outcome says what ended it");
             }
+            if (limit.isPresent() && outcome != Outcome.EXHAUSTED) {
+                throw new IllegalArgumentException("only an EXHAUSTED outcome says what ran out");
+            }
+        }
+
+        /**
+         * An outcome that names no limit and whose last answer, if any, was whole.
+         *
+         * @param key        the call's key
+         * @param attempts   attempts sent or started
+         * @param outcome    anything but {@code RETRY}
+         * @param status     the last HTTP status, or empty
+         * @param resourceId the resource id, when known
+         * @param elapsed    time from the call to this outcome
+         * @param endedBy    what stopped a {@code CANCELLED} call; empty otherwise
+         */
+        public OutcomeEvent(String key, int attempts, Outcome outcome, OptionalInt status,
+                Optional<String> resourceId, Duration elapsed, Optional<String> endedBy) {
+            this(key, attempts, outcome, status, resourceId, elapsed, endedBy, Optional.empty(), false);
         }
     }
 }

@@ -7,8 +7,9 @@ import java.util.Optional;
 
 /**
  * The answer that ended a call: the operation happened, now or earlier. Also what a {@link ResponseRule} is shown
- * for each answer, where {@link #attempts()} is the attempt that got it. Immutable; {@link #toString()} names no
- * header value and no body.
+ * for each answer, where {@link #attempts()} is the attempt that got it, and what an
+ * {@link IdempotentRequestException} carries of the last answer. Immutable; {@link #toString()} names no header value
+ * and no body.
  */
 public final class IdempotentResponse {
 
@@ -18,9 +19,10 @@ public final class IdempotentResponse {
     private final byte[] body;
     private final Optional<String> resourceId;
     private final int attempts;
+    private final boolean bodyTruncated;
 
     /**
-     * An answer.
+     * A whole answer (its body not truncated).
      *
      * @param replayed   whether it repeats an earlier attempt's result rather than reporting a new one
      * @param status     the HTTP status
@@ -31,6 +33,23 @@ public final class IdempotentResponse {
      */
     public IdempotentResponse(boolean replayed, int status, HttpHeaders headers, byte[] body,
             Optional<String> resourceId, int attempts) {
+        this(replayed, status, headers, body, resourceId, attempts, false);
+    }
+
+    /**
+     * An answer whose body may have been cut at the client's {@code maxBodyBytes}.
+     *
+     * @param replayed      whether it repeats an earlier attempt's result rather than reporting a new one
+     * @param status        the HTTP status
+     * @param headers       the response headers
+     * @param body          the body, or its first bytes when truncated (copied)
+     * @param resourceId    the created resource's id; the client reads none from a truncated body
+     * @param attempts      attempts this call made, the answering one included
+     * @param bodyTruncated whether the server sent more than the limit, which was not read
+     */
+    public IdempotentResponse(boolean replayed, int status, HttpHeaders headers, byte[] body,
+            Optional<String> resourceId, int attempts, boolean bodyTruncated) {
+        this.bodyTruncated = bodyTruncated;
         this.replayed = replayed;
         this.status = status;
         this.headers = Objects.requireNonNull(headers, "headers");
@@ -60,7 +79,7 @@ public final class IdempotentResponse {
         return headers;
     }
 
-    /** {@return a copy of the body} */
+    /** {@return a copy of the body: all of it, or its first {@code maxBodyBytes} when {@link #bodyTruncated()}} */
     public byte[] body() {
         return body.clone();
     }
@@ -70,7 +89,20 @@ public final class IdempotentResponse {
         return new String(body, StandardCharsets.UTF_8);
     }
 
-    /** {@return the resource id the client's pointer found in the body; empty without a pointer or a match} */
+    /**
+     * Whether the server sent more body than the client's {@code maxBodyBytes}: {@link #body()} holds the first
+     * {@code maxBodyBytes} bytes, the rest was never read (the connection was closed), and no resource id was read.
+     *
+     * @return true when the body was cut
+     */
+    public boolean bodyTruncated() {
+        return bodyTruncated;
+    }
+
+    /**
+     * {@return the resource id the client's pointer found in the body; empty without a pointer or a match, and for a
+     * truncated body}
+     */
     public Optional<String> resourceId() {
         return resourceId;
     }
@@ -83,6 +115,6 @@ public final class IdempotentResponse {
     @Override
     public String toString() {
         return "IdempotentResponse[status=" + status + ", replayed=" + replayed + ", attempts=" + attempts
-                + ", bodyBytes=" + body.length + "]";
+                + ", bodyBytes=" + body.length + (bodyTruncated ? ", truncated" : "") + "]";
     }
 }

@@ -1,5 +1,6 @@
 package dev.idempotent.client;
 
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -17,7 +18,21 @@ public final class RequestRejectedException extends IdempotentRequestException {
      * @param reason   the classifier's one-line reason
      */
     public RequestRejectedException(String key, int attempts, int status, String reason) {
+        this(key, attempts, status, reason, Optional.empty());
+    }
+
+    /**
+     * Reports a refusal, with the refusing answer.
+     *
+     * @param key      the call's key
+     * @param attempts attempts sent, the refused one included
+     * @param status   the refusing status
+     * @param reason   the classifier's one-line reason
+     * @param response the refusing answer, as {@link #response()} returns it
+     */
+    public RequestRejectedException(String key, int attempts, int status, String reason,
+            Optional<IdempotentResponse> response) {
         super("request rejected for key " + key + " after " + attempts + " attempt(s): status " + status + " ("
-                + reason + ")", key, attempts, OptionalInt.of(status), reason, null);
+                + reason + ")", key, attempts, OptionalInt.of(status), reason, null, response);
     }
 }

@@ -165,7 +165,9 @@ class SyncAndAsyncTest {
             CompletableFuture<IdempotentResponse> f = c.sendAsync(order(s, "k_7"));
             s.awaitArrival();
             c.close();
-            assertTrue(f.isCancelled());
+            ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(30, TimeUnit.SECONDS));
+            assertInstanceOf(CancellationException.class,
+                    assertInstanceOf(IllegalStateException.class, e.getCause()).getCause(), "the cause is the close");
             assertEquals(List.of(Optional.of(OutcomeEvent.CLOSE)), outcomes.stream().map(OutcomeEvent::endedBy).toList());
         }
     }
@@ -194,6 +196,8 @@ class SyncAndAsyncTest {
                     "its HTTP client runs on its own threads: " + threads());
             assertTrue(threads().stream().anyMatch(t -> t.startsWith("own-threads-") && t.contains("-timer-")),
                     "and waits on its own timer: " + threads());
+            assertTrue(threads().stream().anyMatch(t -> t.startsWith("own-threads-") && t.endsWith("-watchdog")),
+                    "and its attempts are watched by its own watchdog: " + threads());
             c.close();
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (threads().stream().anyMatch(t -> t.startsWith("own-threads-")) && System.nanoTime() < until) {

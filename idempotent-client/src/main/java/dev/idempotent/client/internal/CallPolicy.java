@@ -25,8 +25,9 @@ import java.util.function.DoubleSupplier;
 /**
  * The retry policy one client applies to every call, sync or async: one resilience4j {@link Retry} (named as the
  * client's {@link Limits#retryName()}) that counts every call, the {@link Classifier}'s decisions, the
- * {@link Backoff}'s waits, and the events and listener calls that report them. The loops that send and wait live in
- * the client; everything they decide, they ask a {@link Run} of this policy. Thread-safe.
+ * {@link Backoff}'s waits, the shared retry budget's tokens, and the events and listener calls that report them.
+ * The loops that send and wait live in the client; everything they decide, they ask a {@link Run} of this policy.
+ * Thread-safe.
  *
  * <p>How a call maps onto resilience4j's counters: a grant or replay is {@code onComplete} (successful with or
  * without retry); running out of attempts is {@code onResult} then {@code onComplete} (failed with retry); a
@@ -126,6 +127,7 @@ public final class CallPolicy {
     private final ClientEvents events;
     private final Clock clock;
     private final DoubleSupplier random;
+    private final TokenBucket budget;
     private final Retry retry;
 
     /**
@@ -137,6 +139,20 @@ public final class CallPolicy {
      * @param random     draws from {@code [0, 1)} for the jitter
      */
     public CallPolicy(Limits config, ClientEvents events, Clock clock, DoubleSupplier random) {
+        this(config, events, clock, random, null);
+    }
+
+    /**
+     * The policy of one client whose resends a shared budget pays for.
+     *
+     * @param config     the budgets
+     * @param events     where attempts and outcomes are reported
+     * @param clock      drives deadlines, elapsed times and HTTP-date Retry-After
+     * @param random     draws from {@code [0, 1)} for the jitter
+     * @param budget     pays for every attempt after a call's first; null for none
+     */
+    public CallPolicy(Limits config, ClientEvents events, Clock clock, DoubleSupplier random, TokenBucket budget) {
+        this.budget = budget;
         this.config = Objects.requireNonNull(config, "config");
         this.events = Objects.requireNonNull(events, "events");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -236,7 +252,8 @@ public final class CallPolicy {
                     : new Decision.Retry(OptionalInt.empty(), Optional.empty(), Optional.empty(),
                             "deadline passed before the first attempt", Optional.empty());
             RetriesExhaustedException e = exhausted(RetriesExhaustedException.Limit.DEADLINE, last);
-            endWithError(e, Outcome.EXHAUSTED, last.status());
+            endWithError(e, Outcome.EXHAUSTED, last.status(), Optional.empty(), Optional.of(e.limit()),
+                    truncated(last.answer()));
             return e;
         }
 
@@ -253,19 +270,26 @@ public final class CallPolicy {
                 IdempotentResponse answer = done.answer();
                 Outcome outcome = answer.replayed() ? Outcome.REPLAYED : Outcome.CREATED;
                 events.attempt(new AttemptEvent(key, attempt, outcome, OptionalInt.of(answer.status()),
-                        answer.resourceId(), Optional.empty(), done.reason(), Optional.empty(), took));
+                        answer.resourceId(), Optional.empty(), done.reason(), Optional.empty(), took,
+                        answer.bodyTruncated()));
                 if (!end()) {
                     return ENDED;
                 }
                 context.onComplete();
-                report(outcome, OptionalInt.of(answer.status()), answer.resourceId());
+                if (budget != null) {
+                    budget.refundSuccess();
+                }
+                report(outcome, OptionalInt.of(answer.status()), answer.resourceId(), Optional.empty(),
+                        Optional.empty(), answer.bodyTruncated());
                 return new Step.Finished(answer);
             }
             if (verdict instanceof Decision.GiveUp g) {
+                boolean truncated = truncated(g.answer());
                 events.attempt(new AttemptEvent(key, attempt, Outcome.REJECTED, OptionalInt.of(g.status()),
-                        Optional.empty(), Optional.empty(), g.reason(), Optional.empty(), took));
-                RequestRejectedException e = new RequestRejectedException(key, attempt, g.status(), g.reason());
-                return failed(e, Outcome.REJECTED, OptionalInt.of(g.status()));
+                        Optional.empty(), Optional.empty(), g.reason(), Optional.empty(), took, truncated));
+                RequestRejectedException e = new RequestRejectedException(key, attempt, g.status(), g.reason(),
+                        g.answer());
+                return failed(e, Outcome.REJECTED, OptionalInt.of(g.status()), Optional.empty(), truncated);
             }
             Decision.Retry failed = (Decision.Retry) verdict;
             lastRetry = failed;
@@ -280,13 +304,16 @@ public final class CallPolicy {
                     return ENDED;
                 }
                 context.onComplete();
-                report(Outcome.EXHAUSTED, failed.status(), Optional.empty());
+                report(Outcome.EXHAUSTED, failed.status(), Optional.empty(), Optional.empty(),
+                        Optional.of(e.limit()), truncated(failed.answer()));
                 return new Step.Failed(e);
             }
             if (wait.isEmpty()) {
-                attemptEvent(attempt, Outcome.EXHAUSTED, failed, Optional.empty(), took);
-                RetriesExhaustedException e = exhausted(RetriesExhaustedException.Limit.DEADLINE, failed);
-                return failed(e, Outcome.EXHAUSTED, failed.status());
+                return exhaustedEarly(RetriesExhaustedException.Limit.DEADLINE, attempt, failed, took);
+            }
+            if (budget != null && !budget.payForRetry()) {
+                // The budget is shared by every call: when the provider fails for all of them, resends stop here.
+                return exhaustedEarly(RetriesExhaustedException.Limit.BUDGET, attempt, failed, took);
             }
             // resilience4j counts the attempt, publishes its retry event and hands back the backoff's wait.
             Duration delay = Duration.ofMillis(context.onResult(new Attempted(failed, wait)));
@@ -302,7 +329,9 @@ public final class CallPolicy {
          */
         public RequestInterruptedException interrupted(InterruptedException cause) {
             Thread.currentThread().interrupt();
-            RequestInterruptedException e = new RequestInterruptedException(key, attempts.get(), lastStatus(), cause);
+            Decision.Retry last = lastRetry;
+            RequestInterruptedException e = new RequestInterruptedException(key, attempts.get(), lastStatus(), cause,
+                    last == null ? Optional.empty() : last.answer());
             endWithError(e, Outcome.INTERRUPTED, OptionalInt.empty());
             return e;
         }
@@ -329,12 +358,21 @@ public final class CallPolicy {
         public boolean cancel(String endedBy) {
             Objects.requireNonNull(endedBy, "endedBy");
             return endWithError(new CancellationException("idempotent request cancelled for key " + key),
-                    Outcome.CANCELLED, lastStatus(), Optional.of(endedBy));
+                    Outcome.CANCELLED, lastStatus(), Optional.of(endedBy), Optional.empty(), false);
         }
 
         /** Ends the call with {@code e} and says to throw it, unless someone else ended it first. */
-        private Step failed(IdempotentRequestException e, Outcome outcome, OptionalInt status) {
-            return endWithError(e, outcome, status, Optional.empty()) ? new Step.Failed(e) : ENDED;
+        private Step failed(IdempotentRequestException e, Outcome outcome, OptionalInt status,
+                Optional<RetriesExhaustedException.Limit> limit, boolean truncated) {
+            return endWithError(e, outcome, status, Optional.empty(), limit, truncated) ? new Step.Failed(e) : ENDED;
+        }
+
+        /** Ends the call before {@code maxAttempts}: the deadline or the budget left no room for a resend. */
+        private Step exhaustedEarly(RetriesExhaustedException.Limit limit, int attempt, Decision.Retry failed,
+                Duration took) {
+            attemptEvent(attempt, Outcome.EXHAUSTED, failed, Optional.empty(), took);
+            RetriesExhaustedException e = exhausted(limit, failed);
+            return failed(e, Outcome.EXHAUSTED, failed.status(), Optional.of(limit), truncated(failed.answer()));
         }
 
         private OptionalInt lastStatus() {
@@ -347,22 +385,28 @@ public final class CallPolicy {
         }
 
         private void endWithError(Throwable e, Outcome outcome, OptionalInt status) {
-            endWithError(e, outcome, status, Optional.empty());
+            endWithError(e, outcome, status, Optional.empty(), Optional.empty(), false);
         }
 
-        private boolean endWithError(Throwable e, Outcome outcome, OptionalInt status, Optional<String> endedBy) {
+        private boolean endWithError(Throwable e, Outcome outcome, OptionalInt status, Optional<String> endedBy,
+                Optional<RetriesExhaustedException.Limit> limit, boolean truncated) {
             if (!end()) {
                 return false;
             }
             context.onError(e);
-            report(outcome, status, Optional.empty(), endedBy);
+            report(outcome, status, Optional.empty(), endedBy, limit, truncated);
             return true;
         }
 
         private void attemptEvent(int attempt, Outcome outcome, Decision.Retry failed, Optional<Duration> delay,
                 Duration took) {
             events.attempt(new AttemptEvent(key, attempt, outcome, failed.status(), Optional.empty(), delay,
-                    failed.reason(), failed.cause().map(c -> c.getClass().getName()), took));
+                    failed.reason(), failed.cause().map(c -> c.getClass().getName()), took,
+                    truncated(failed.answer())));
+        }
+
+        private static boolean truncated(Optional<IdempotentResponse> answer) {
+            return answer.isPresent() && answer.get().bodyTruncated();
         }
 
         private Duration sinceAttemptStarted() {
@@ -370,14 +414,10 @@ public final class CallPolicy {
             return started == null ? Duration.ZERO : nonNegative(Duration.between(started, clock.instant()));
         }
 
-        private void report(Outcome outcome, OptionalInt status, Optional<String> resourceId) {
-            report(outcome, status, resourceId, Optional.empty());
-        }
-
         private void report(Outcome outcome, OptionalInt status, Optional<String> resourceId,
-                Optional<String> endedBy) {
+                Optional<String> endedBy, Optional<RetriesExhaustedException.Limit> limit, boolean truncated) {
             events.outcome(new OutcomeEvent(key, attempts.get(), outcome, status, resourceId,
-                    nonNegative(Duration.between(start, clock.instant())), endedBy));
+                    nonNegative(Duration.between(start, clock.instant())), endedBy, limit, truncated));
         }
 
         private static Duration nonNegative(Duration d) {
@@ -387,7 +427,7 @@ public final class CallPolicy {
 
         private RetriesExhaustedException exhausted(RetriesExhaustedException.Limit limit, Decision.Retry last) {
             return new RetriesExhaustedException(key, attempts.get(), limit, last.status(), last.reason(),
-                    last.cause().orElse(null));
+                    last.cause().orElse(null), last.answer());
         }
     }
 }

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -98,42 +99,59 @@ public final class Classifier {
                     "409 naming the resource: an earlier attempt or call created it; success, not an error");
         }
         if (status == 409) {
-            return retry(answer, "409 without a resource: the key is still in progress elsewhere; wait for it to finish");
+            // A truncated body names no resource: the client cannot tell, so it waits as for work in progress.
+            return retry(answer, resourceId, attempt,
+                    "409 without a resource: the key is still in progress elsewhere; wait for it to finish");
         }
         if (success) {
             return done(answer, false, resourceId, attempt, "2xx: created by this attempt");
         }
         if (status == 408) {
-            return retry(answer, "408: the server gave up waiting for the request; nothing suggests it committed");
+            return retry(answer, resourceId, attempt,
+                    "408: the server gave up waiting for the request; nothing suggests it committed");
         }
         if (status == 429) {
-            return retry(answer, "429: rate limited; wait, honouring Retry-After");
+            return retry(answer, resourceId, attempt, "429: rate limited; " + waitFor(answer));
         }
         if (status == 503) {
-            return retry(answer, "503: temporarily unavailable; wait, honouring Retry-After");
+            return retry(answer, resourceId, attempt, "503: temporarily unavailable; " + waitFor(answer));
         }
         if (status == 502 || status == 504) {
-            return retry(answer, status + " from a gateway: the origin may have committed; the key makes a resend safe");
+            return retry(answer, resourceId, attempt,
+                    status + " from a gateway: the origin may have committed; the key makes a resend safe");
         }
         if (status == 500) {
-            return retry(answer, "500: the server failed mid-request, possibly after committing; the key makes a resend safe");
+            return retry(answer, resourceId, attempt,
+                    "500: the server failed mid-request, possibly after committing; the key makes a resend safe");
         }
         if (status == 422) {
-            return new Decision.GiveUp(status, "422: this key was used with another body; a resend gets the same answer");
+            return giveUp(answer, resourceId, attempt,
+                    "422: this key was used with another body; a resend gets the same answer");
         }
         if (status == 400) {
-            return new Decision.GiveUp(status, "400: the request is malformed; resending the same bytes cannot fix it");
+            return giveUp(answer, resourceId, attempt,
+                    "400: the request is malformed; resending the same bytes cannot fix it");
         }
         if (status == 401 || status == 403) {
-            return new Decision.GiveUp(status, status + ": not authorised; a resend needs new credentials, not time");
+            return giveUp(answer, resourceId, attempt,
+                    status + ": not authorised; a resend needs new credentials, not time");
         }
         if (status == 404) {
-            return new Decision.GiveUp(status, "404: no such endpoint or resource; waiting will not create it");
+            return giveUp(answer, resourceId, attempt, "404: no such endpoint or resource; waiting will not create it");
         }
         if (status >= 400 && status < 500) {
-            return new Decision.GiveUp(status, status + ": a client error; the same request gets the same answer");
+            return giveUp(answer, resourceId, attempt,
+                    status + ": a client error; the same request gets the same answer");
         }
-        return new Decision.GiveUp(status, status + ": not an answer this client knows to be transient; do not guess");
+        return giveUp(answer, resourceId, attempt,
+                status + ": not an answer this client knows to be transient; do not guess");
+    }
+
+    /** How the wait after a 429 or 503 is chosen, in the reason's words: the server's, only when it gave one. */
+    private static String waitFor(Exchange answer) {
+        return answer.retryAfter().flatMap(h -> Backoff.parseRetryAfter(h, Instant.EPOCH)).isPresent()
+                ? "wait, honouring Retry-After"
+                : "no Retry-After to honour; wait the computed backoff";
     }
 
     private Decision decide(Verdict verdict, Exchange answer, Optional<String> resourceId, int attempt) {
@@ -145,9 +163,9 @@ public final class Classifier {
         }
         if (verdict instanceof Verdict.RetryAfter r) {
             return new Decision.Retry(OptionalInt.of(answer.status()), answer.retryAfter(), r.after(), r.reason(),
-                    Optional.empty());
+                    Optional.empty(), Optional.of(response(answer, answer.replayed(), resourceId, attempt)));
         }
-        return new Decision.GiveUp(answer.status(), verdict.reason());
+        return giveUp(answer, resourceId, attempt, verdict.reason());
     }
 
     private static Decision done(Exchange answer, boolean replayed, Optional<String> resourceId, int attempt,
@@ -157,24 +175,31 @@ public final class Classifier {
 
     private static IdempotentResponse response(Exchange answer, boolean replayed, Optional<String> resourceId,
             int attempt) {
-        return new IdempotentResponse(replayed, answer.status(), answer.headers(), answer.body(), resourceId, attempt);
+        return new IdempotentResponse(replayed, answer.status(), answer.headers(), answer.body(), resourceId, attempt,
+                answer.truncated());
     }
 
     private static Decision retry(IOException failure, String reason) {
         return new Decision.Retry(OptionalInt.empty(), Optional.empty(), Optional.empty(), reason, Optional.of(failure));
     }
 
-    private static Decision retry(Exchange answer, String reason) {
+    private static Decision retry(Exchange answer, Optional<String> resourceId, int attempt, String reason) {
         return new Decision.Retry(OptionalInt.of(answer.status()), answer.retryAfter(), Optional.empty(), reason,
-                Optional.empty());
+                Optional.empty(), Optional.of(response(answer, answer.replayed(), resourceId, attempt)));
+    }
+
+    private static Decision giveUp(Exchange answer, Optional<String> resourceId, int attempt, String reason) {
+        return new Decision.GiveUp(answer.status(), reason,
+                Optional.of(response(answer, answer.replayed(), resourceId, attempt)));
     }
 
     /**
      * The id the pointer finds in a JSON body: a non-blank string, or an integer. Empty without a pointer, and for a
-     * problem body, an empty body or anything unparseable.
+     * problem body, an empty or truncated body (what was cut may have held another value at the pointer) or anything
+     * unparseable.
      */
     private Optional<String> resourceId(Exchange answer) {
-        if (resourceIdPointer.isEmpty() || answer.body().length == 0) {
+        if (resourceIdPointer.isEmpty() || answer.body().length == 0 || answer.truncated()) {
             return Optional.empty();
         }
         if (answer.contentType().map(t -> t.toLowerCase(Locale.ROOT).contains("problem+json")).orElse(false)) {

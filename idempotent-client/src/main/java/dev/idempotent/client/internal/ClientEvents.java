@@ -4,6 +4,7 @@ import dev.idempotent.client.IdempotentListener;
 import dev.idempotent.client.IdempotentListener.AttemptEvent;
 import dev.idempotent.client.IdempotentListener.Outcome;
 import dev.idempotent.client.IdempotentListener.OutcomeEvent;
+import java.util.Locale;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,9 +19,11 @@ import org.slf4j.spi.LoggingEventBuilder;
  * <p>Keys: {@code key}, {@code attempt} (on the outcome: attempts made), {@code outcome}
  * ({@link Outcome#logName()}), {@code status} (absent when no answer arrived), {@code resourceId} (when known),
  * {@code delayMs} (on a retry), {@code reason} and {@code error} (a failure's class name, never its message) on
- * attempts, {@code elapsedMs} on both, and {@code endedBy} on a cancelled outcome. Never a URL, a header value or a
- * body. A listener that throws is reported as {@value #LISTENER_FAILED} (WARN) and otherwise ignored. With logging
- * off (an adapter that logs its own events) only the listener is told.
+ * attempts, {@code elapsedMs} on both, {@code truncated} (true) on both when the answer's body was cut at the
+ * limit, {@code endedBy} on a cancelled outcome and {@code limit} ({@code attempts}, {@code deadline} or
+ * {@code budget}) on an exhausted one. Never a URL, a header value or a body. A listener that throws is reported as
+ * {@value #LISTENER_FAILED} (WARN) and otherwise ignored. With logging off (an adapter that logs its own events)
+ * only the listener is told.
  */
 public final class ClientEvents {
 
@@ -71,6 +74,9 @@ public final class ClientEvents {
             event.addKeyValue("reason", e.reason());
             e.error().ifPresent(name -> event.addKeyValue("error", name));
             event.addKeyValue("elapsedMs", e.elapsed().toMillis());
+            if (e.truncated()) {
+                event.addKeyValue("truncated", true);
+            }
             event.log();
         }
         try {
@@ -99,6 +105,10 @@ public final class ClientEvents {
             e.resourceId().ifPresent(s -> event.addKeyValue("resourceId", s));
             event.addKeyValue("elapsedMs", e.elapsed().toMillis());
             e.endedBy().ifPresent(how -> event.addKeyValue("endedBy", how));
+            e.limit().ifPresent(limit -> event.addKeyValue("limit", limit.name().toLowerCase(Locale.ROOT)));
+            if (e.truncated()) {
+                event.addKeyValue("truncated", true);
+            }
             event.log();
         }
         try {

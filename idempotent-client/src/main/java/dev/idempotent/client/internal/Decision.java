@@ -42,9 +42,10 @@ public sealed interface Decision {
      * @param asked      the wait a caller's rule asked for, which wins over the header
      * @param reason     why
      * @param cause      the transport failure, when no answer arrived
+     * @param answer     the answer, when one arrived
      */
     record Retry(OptionalInt status, Optional<String> retryAfter, Optional<Duration> asked, String reason,
-            Optional<Throwable> cause) implements Decision {
+            Optional<Throwable> cause, Optional<IdempotentResponse> answer) implements Decision {
         /**
          * Checks for nulls.
          *
@@ -53,6 +54,7 @@ public sealed interface Decision {
          * @param asked      a rule's wait, or empty
          * @param reason     why
          * @param cause      the transport failure, or empty
+         * @param answer     the answer, or empty
          */
         public Retry {
             Objects.requireNonNull(status, "status");
@@ -60,6 +62,21 @@ public sealed interface Decision {
             Objects.requireNonNull(asked, "asked");
             Objects.requireNonNull(reason, "reason");
             Objects.requireNonNull(cause, "cause");
+            Objects.requireNonNull(answer, "answer");
+        }
+
+        /**
+         * A retry that keeps no answer.
+         *
+         * @param status     the status, or empty
+         * @param retryAfter the raw Retry-After header, or empty
+         * @param asked      a rule's wait, or empty
+         * @param reason     why
+         * @param cause      the transport failure, or empty
+         */
+        public Retry(OptionalInt status, Optional<String> retryAfter, Optional<Duration> asked, String reason,
+                Optional<Throwable> cause) {
+            this(status, retryAfter, asked, reason, cause, Optional.empty());
         }
     }
 
@@ -68,16 +85,29 @@ public sealed interface Decision {
      *
      * @param status the refusing status
      * @param reason why
+     * @param answer the refusing answer, when kept
      */
-    record GiveUp(int status, String reason) implements Decision {
+    record GiveUp(int status, String reason, Optional<IdempotentResponse> answer) implements Decision {
         /**
-         * Checks for null.
+         * Checks for nulls.
+         *
+         * @param status the refusing status
+         * @param reason why
+         * @param answer the refusing answer, or empty
+         */
+        public GiveUp {
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(answer, "answer");
+        }
+
+        /**
+         * A refusal that keeps no answer.
          *
          * @param status the refusing status
          * @param reason why
          */
-        public GiveUp {
-            Objects.requireNonNull(reason, "reason");
+        public GiveUp(int status, String reason) {
+            this(status, reason, Optional.empty());
         }
     }
 }

@@ -5,15 +5,16 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One HTTP answer, as the transport read it: status, headers and the whole body. Holds no URL and no request
- * header; {@link #toString()} names no header value and no body.
+ * One HTTP answer, as the transport read it: status, headers and the body up to the client's limit. Holds no URL
+ * and no request header; {@link #toString()} names no header value and no body.
  *
- * @param status  the HTTP status
- * @param headers the response headers
- * @param body    the body (possibly empty); not copied, and never changed after it is read. Not compared by
- *                {@code equals}: nothing compares two answers
+ * @param status    the HTTP status
+ * @param headers   the response headers
+ * @param body      the body (possibly empty), or its first bytes when truncated; not copied, and never changed
+ *                  after it is read. Not compared by {@code equals}: nothing compares two answers
+ * @param truncated whether the server sent more than the limit, which was not read
  */
-public record Exchange(int status, HttpHeaders headers, byte[] body) {
+public record Exchange(int status, HttpHeaders headers, byte[] body, boolean truncated) {
 
     /** The header a server marks a replayed answer with (Stripe, this project's seat API). */
     public static final String REPLAYED_HEADER = "Idempotent-Replayed";
@@ -21,13 +22,25 @@ public record Exchange(int status, HttpHeaders headers, byte[] body) {
     /**
      * Checks for nulls.
      *
-     * @param status  the HTTP status
-     * @param headers the response headers
-     * @param body    the body
+     * @param status    the HTTP status
+     * @param headers   the response headers
+     * @param body      the body
+     * @param truncated whether it was cut at the limit
      */
     public Exchange {
         Objects.requireNonNull(headers, "headers");
         Objects.requireNonNull(body, "body");
+    }
+
+    /**
+     * A whole answer.
+     *
+     * @param status  the HTTP status
+     * @param headers the response headers
+     * @param body    the whole body
+     */
+    public Exchange(int status, HttpHeaders headers, byte[] body) {
+        this(status, headers, body, false);
     }
 
     /** {@return the Content-Type header, or empty} */
@@ -47,6 +60,7 @@ public record Exchange(int status, HttpHeaders headers, byte[] body) {
 
     @Override
     public String toString() {
-        return "Exchange[status=" + status + ", replayed=" + replayed() + ", bodyBytes=" + body.length + "]";
+        return "Exchange[status=" + status + ", replayed=" + replayed() + ", bodyBytes=" + body.length
+                + (truncated ? ", truncated" : "") + "]";
     }
 }

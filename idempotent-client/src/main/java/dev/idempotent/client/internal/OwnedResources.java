@@ -60,6 +60,11 @@ public final class OwnedResources implements Scheduler, AutoCloseable {
         }
     }
 
+    /** {@return how the names of the client's threads start: its retry name and a number} */
+    public String threadPrefix() {
+        return threadPrefix;
+    }
+
     /** {@return the client this instance built, or null when it uses the caller's} */
     public HttpClient client() {
         return client;

@@ -6,9 +6,9 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -16,12 +16,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One HTTP exchange over {@code java.net.http}, and nothing else: no retry, no classification, no sleeping.
@@ -37,27 +34,22 @@ public final class Transport {
     private final HttpClient client;
     private final String keyHeader;
     private final AttemptCustomizer customizer;
-    private final Deadlines deadlines;
+    private final int maxBodyBytes;
 
     /**
-     * A transport on the given client whose body budgets are checked by a thread named {@code threadPrefix +
-     * "-body-deadlines"}, started on the first answer and ended by {@link #close()}.
+     * A transport on the given client.
      *
      * @param client       the JDK client to send with
      * @param keyHeader    the header the key goes in
-     * @param customizer   called on every attempt's request builder before the request's and the client's headers
-     * @param threadPrefix how the sweeping thread's name starts
+     * @param customizer   called on every attempt's request builder before the request's and the client's headers;
+     *                     null for none
+     * @param maxBodyBytes the most of one answer's body kept; the rest is not read
      */
-    public Transport(HttpClient client, String keyHeader, AttemptCustomizer customizer, String threadPrefix) {
+    public Transport(HttpClient client, String keyHeader, AttemptCustomizer customizer, int maxBodyBytes) {
         this.client = Objects.requireNonNull(client, "client");
         this.keyHeader = Objects.requireNonNull(keyHeader, "keyHeader");
-        this.customizer = Objects.requireNonNull(customizer, "customizer");
-        this.deadlines = new Deadlines(threadPrefix + "-body-deadlines");
-    }
-
-    /** Ends the sweeping thread and fails every body still being read, as a timeout. Idempotent. */
-    public void close() {
-        deadlines.close();
+        this.customizer = customizer;
+        this.maxBodyBytes = maxBodyBytes;
     }
 
     /**
@@ -79,29 +71,35 @@ public final class Transport {
     }
 
     /**
-     * Sends one attempt and reads the whole answer, within {@code timeout}.
+     * Sends one attempt and reads its answer, the body up to the limit.
      *
-     * <p>The JDK's own request timeout stops at the response headers: a server that sends them and then stalls the
-     * body would hold the call past every budget. So the body is read by a {@link TimedBody} that gets what is left
-     * of the same budget, cancels the read when it runs out and fails it with an {@link HttpTimeoutException}, as
-     * the JDK reports its own timeout.
+     * <p>The JDK's own request timeout, set by {@link #request}, stops at the response headers; the body is bounded
+     * by the limit, and the time past the headers by the caller's {@link Watchdog}, which interrupts this thread: the
+     * JDK's {@code send} then cancels the exchange, and the body is abandoned.
      *
-     * @param request    the operation
-     * @param headerKey  the key as its {@link dev.idempotent.client.KeyForm} writes it
-     * @param attempt    which attempt of the call this is, from 1
-     * @param timeout    the budget for this attempt, from send to the last body byte
+     * @param request the attempt's request, from {@link #request}
      * @return the answer, whatever its status
-     * @throws IOException          when no complete answer arrived (refused, reset, EOF, timeout)
+     * @throws IOException          when no answer arrived (refused, reset, EOF, timeout)
      * @throws InterruptedException if the calling thread is interrupted (the JDK then cancels the exchange)
      */
-    public Exchange send(IdempotentRequest request, String headerKey, int attempt, Duration timeout)
-            throws IOException, InterruptedException {
-        return exchange(client.send(request(request, headerKey, attempt, timeout), deadlines.handler(timeout)));
+    public Exchange send(HttpRequest request) throws IOException, InterruptedException {
+        LimitedBody body = new LimitedBody(maxBodyBytes);
+        boolean answered = false;
+        try {
+            Exchange answer = exchange(client.send(request, body));
+            answered = true;
+            return answer;
+        } finally {
+            if (!answered) {
+                // Interrupted, or failed some other way (a channel closed by the interrupt, say): read no more.
+                body.abandon();
+            }
+        }
     }
 
     /**
-     * Starts one attempt without blocking; the same request, and the same budget over the whole exchange, as
-     * {@link #send}. Cancelling the returned future cancels the exchange (the JDK aborts it).
+     * Starts one attempt without blocking; the same request and body limit as {@link #send}. Cancelling the
+     * returned future cancels the exchange (the JDK aborts it) and abandons the body.
      *
      * @param request    the operation
      * @param headerKey  the key as its form writes it
@@ -112,13 +110,15 @@ public final class Transport {
      */
     public CompletableFuture<Exchange> sendAsync(IdempotentRequest request, String headerKey, int attempt,
             Duration timeout) {
-        CompletableFuture<HttpResponse<byte[]>> exchange =
-                client.sendAsync(request(request, headerKey, attempt, timeout), deadlines.handler(timeout));
+        LimitedBody body = new LimitedBody(maxBodyBytes);
+        CompletableFuture<HttpResponse<LimitedBody.Read>> exchange =
+                client.sendAsync(request(request, headerKey, attempt, timeout), body);
         // A stage chained on the exchange would not pass a cancel back to it; this future does.
         CompletableFuture<Exchange> answer = new CompletableFuture<>() {
             @Override
             public boolean cancel(boolean mayInterruptIfRunning) {
                 exchange.cancel(true);
+                body.abandon();
                 return super.cancel(mayInterruptIfRunning);
             }
         };
@@ -133,13 +133,24 @@ public final class Transport {
     }
 
     /**
-     * The request for one attempt. The caller's customizer runs first, told the key and the attempt; then the
-     * request's own headers replace what it set under their names; then the client sets the URI, the method, the
-     * body, the timeout, {@code Content-Type} and the key, which nothing before can change.
+     * The request for one attempt. The caller's customizer runs first, told the key and the attempt, on a builder
+     * that refuses a header value HTTP cannot carry ({@code invalid value for header NAME}); then the request's own
+     * headers replace what it set under their names; then the client sets the URI, the method, the body, the
+     * timeout, {@code Content-Type} and the key, which nothing before can change. Built before the attempt is
+     * watched, so the watchdog never interrupts the caller's customizer.
+     *
+     * @param request   the operation
+     * @param headerKey the key as its {@link dev.idempotent.client.KeyForm} writes it
+     * @param attempt   which attempt of the call this is, from 1
+     * @param timeout   the budget for this attempt; the JDK's request timeout, which stops at the headers
+     * @return the request to send
+     * @throws IllegalArgumentException naming a header whose value the customizer set wrong
      */
-    HttpRequest request(IdempotentRequest request, String headerKey, int attempt, Duration timeout) {
+    public HttpRequest request(IdempotentRequest request, String headerKey, int attempt, Duration timeout) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri());
-        customizer.customize(builder, request.key(), attempt);
+        if (customizer != null) {
+            customizer.customize(new CheckedHeaders(builder), request.key(), attempt);
+        }
         Set<String> set = new HashSet<>();
         for (Map.Entry<String, String> header : request.headers()) {
             // The first value replaces the customizer's; a second value under the same name is added beside it.
@@ -161,60 +172,64 @@ public final class Transport {
     }
 
     /**
-     * The JDK's byte-array body, read within what is left of an attempt's budget once the headers are in. When the
-     * budget runs out first, the read is cancelled (the JDK closes the connection) and the body fails with an
-     * {@link HttpTimeoutException}. Budgets are checked by {@link Deadlines}' one thread every
-     * {@link Deadlines#TICK}, not by a timer per body: a timer armed and cancelled on every call wakes a thread on
-     * every call, which cost about 7% of the loopback benchmark's throughput on two cores (docs/benchmarks.md).
+     * The body, read up to the attempt's limit. Past it, the read is cancelled (the JDK closes the connection, so
+     * it is never reused) and the answer completes with what was kept, marked truncated: the client never holds
+     * more than the limit of one answer, whatever the server sends.
      *
      * <p>It reaches the JDK through {@link HttpResponse.BodySubscribers#fromSubscriber}, not as a body subscriber of
      * its own: the JDK hands a body subscriber it did not make to its executor to finish, a thread hop that cost
      * about 15 us a call on loopback. JDK 17 finishes {@code fromSubscriber} bodies in place; JDK 22 moved that to
-     * another thread (JDK-8317295: the common pool, or a new thread per body where the pool has one worker, as on
-     * two cores), so there the hop is back. The one cancellable body the JDK finishes in place,
-     * its {@code InputStream}, is slower on JDK 17 and swallows interrupts there (JDK-8294047).
+     * another thread (JDK-8317295), so there the hop is back. The one cancellable body the JDK finishes in place,
+     * its {@code InputStream}, is slower on JDK 17 and swallows interrupts there (JDK-8294047). No deadline here:
+     * the {@link Watchdog} ends an attempt past its budget, from outside the thread that reads.
      */
-    static final class TimedBody implements Flow.Subscriber<List<ByteBuffer>> {
-        static final String TIMED_OUT = "the attempt timed out before the whole answer arrived";
+    static final class LimitedBody implements Flow.Subscriber<List<ByteBuffer>>,
+            HttpResponse.BodyHandler<LimitedBody.Read> {
 
-        private final HttpResponse.BodySubscriber<byte[]> bytes = HttpResponse.BodySubscribers.ofByteArray();
-        /** What the JDK reads into: this body, wrapped by the JDK, which completes when the body ends. */
-        final HttpResponse.BodySubscriber<byte[]> subscriber;
-        private final long deadline;
         /**
-         * Set by whichever comes first, the body's end (the JDK's thread) or its deadline (the sweeping thread):
-         * only the winner touches {@link #bytes}, whose buffers are not thread-safe.
+         * What was read.
+         *
+         * @param bytes     the body, or its first {@code limit} bytes
+         * @param truncated whether more was sent than kept
          */
+        record Read(byte[] bytes, boolean truncated) {
+        }
+
+        private final int limit;
+        /** The JDK's buffers, kept as it hands them over (they are ours), up to the limit. */
+        private final List<ByteBuffer> kept = new ArrayList<>();
+        private int size;
+        private boolean truncated;
+        /** Set once the body ended, was cut at the limit, or was abandoned: nothing more is kept. */
         private final AtomicBoolean ended = new AtomicBoolean();
         private volatile Flow.Subscription subscription;
+        /** What the JDK reads into: this body, wrapped by the JDK. */
+        private final HttpResponse.BodySubscriber<Read> subscriber =
+                HttpResponse.BodySubscribers.fromSubscriber(this, LimitedBody::read);
 
-        private TimedBody(Deadlines deadlines, long deadline) {
-            this.deadline = deadline;
-            this.subscriber = HttpResponse.BodySubscribers.fromSubscriber(this, TimedBody::read);
-            deadlines.watch(this);
-            subscriber.getBody().whenComplete((read, failure) -> deadlines.forget(this));
+        LimitedBody(int limit) {
+            this.limit = limit;
         }
 
-        /**
-         * The bytes read; called by the JDK once {@link #onComplete()} returned. When the deadline won, the bytes
-         * were never completed: the body fails as a timeout here too, whichever of the two threads completes the
-         * JDK's future first.
-         */
-        private byte[] read() {
-            byte[] read = bytes.getBody().toCompletableFuture().getNow(null);
-            if (read == null) {
-                throw new CompletionException(new HttpTimeoutException(TIMED_OUT));
-            }
-            return read;
+        @Override
+        public HttpResponse.BodySubscriber<Read> apply(HttpResponse.ResponseInfo info) {
+            return subscriber;
         }
 
-        /** Fails the body and cancels the read, unless the body has ended. */
-        void expire() {
-            if (!ended.compareAndSet(false, true)) {
-                return;
+        private Read read() {
+            byte[] bytes = new byte[size];
+            int at = 0;
+            for (ByteBuffer b : kept) {
+                int n = b.remaining();
+                b.get(bytes, at, n);
+                at += n;
             }
-            // The timeout first: JDK 25 fails a cancelled body at once with an error of its own.
-            subscriber.onError(new HttpTimeoutException(TIMED_OUT));
+            return new Read(bytes, truncated);
+        }
+
+        /** The attempt was given up: stop reading (the JDK closes the connection) and keep nothing more. */
+        void abandon() {
+            ended.set(true);
             Flow.Subscription s = subscription;
             if (s != null) {
                 s.cancel();
@@ -225,122 +240,58 @@ public final class Transport {
         public void onSubscribe(Flow.Subscription s) {
             subscription = s;
             if (ended.get()) {
-                // The budget ran out before the body started.
                 s.cancel();
             } else {
-                bytes.onSubscribe(s);
+                s.request(Long.MAX_VALUE);
             }
         }
 
         @Override
-        public void onNext(List<ByteBuffer> item) {
-            // Before the end, only the JDK's thread touches the buffers.
-            if (!ended.get()) {
-                bytes.onNext(item);
+        public void onNext(List<ByteBuffer> items) {
+            if (ended.get()) {
+                return;
+            }
+            for (ByteBuffer b : items) {
+                int room = limit - size;
+                if (b.remaining() > room) {
+                    ByteBuffer part = b.duplicate();
+                    part.limit(part.position() + room);
+                    kept.add(part);
+                    size = limit;
+                    cut();
+                    return;
+                }
+                kept.add(b);
+                size += b.remaining();
+            }
+        }
+
+        /** The limit is reached: the answer is what was kept; the read is cancelled once that answer stands. */
+        private void cut() {
+            if (ended.compareAndSet(false, true)) {
+                truncated = true;
+                subscriber.onComplete();
+                // JDK 25 completes the answer on another thread and fails a cancelled body at once, which would win
+                // over the answer: cancel only once it is complete (at once on JDK 17, which completes in place).
+                Flow.Subscription s = subscription;
+                subscriber.getBody().whenComplete((read, failure) -> s.cancel());
             }
         }
 
         @Override
         public void onError(Throwable throwable) {
-            // The JDK's failure, unless the deadline came first (its own timeout comes back through here too).
-            if (ended.compareAndSet(false, true)) {
-                bytes.onError(throwable);
-            }
+            // The JDK's failure; after a cut or an abandon, the body is already settled.
+            ended.set(true);
         }
 
         @Override
         public void onComplete() {
-            if (ended.compareAndSet(false, true)) {
-                bytes.onComplete();
-            }
+            ended.set(true);
         }
     }
 
-    /**
-     * The bodies being read, and one daemon thread per transport that expires those past their deadline every
-     * {@link #TICK} (so a body may run up to a tick over its budget). The thread starts on the first answer and ends
-     * with {@link #close()}.
-     */
-    static final class Deadlines implements AutoCloseable {
-        static final Duration TICK = Duration.ofMillis(50);
-        private final Set<TimedBody> reading = ConcurrentHashMap.newKeySet();
-        private final String threadName;
-        private volatile Thread sweeper;
-        private volatile boolean closed;
-
-        Deadlines(String threadName) {
-            this.threadName = threadName;
-        }
-
-        /** A handler whose body gets what is left of {@code timeout}, counted from now. */
-        HttpResponse.BodyHandler<byte[]> handler(Duration timeout) {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            return info -> new TimedBody(this, deadline).subscriber;
-        }
-
-        void watch(TimedBody body) {
-            reading.add(body);
-            if (sweeper == null || closed) {
-                start();
-            }
-        }
-
-        void forget(TimedBody body) {
-            reading.remove(body);
-        }
-
-        private synchronized void start() {
-            if (closed) {
-                // Nothing would time this body out: an attempt that outlived close() ends as a timeout at once.
-                expireAll();
-                return;
-            }
-            if (sweeper != null) {
-                return;
-            }
-            Thread t = new Thread(this::sweep, threadName);
-            t.setDaemon(true);
-            sweeper = t;
-            t.start();
-        }
-
-        private void sweep() {
-            while (!Thread.currentThread().isInterrupted()) {
-                LockSupport.parkNanos(TICK.toNanos());
-                expire(System.nanoTime());
-            }
-        }
-
-        private void expire(long now) {
-            for (TimedBody body : reading) {
-                if (now - body.deadline >= 0) {
-                    body.expire();
-                }
-            }
-        }
-
-        @Override
-        public void close() {
-            Thread t;
-            synchronized (this) {
-                closed = true;
-                t = sweeper;
-            }
-            if (t != null) {
-                t.interrupt();
-            }
-            // Nothing times these out any more: end them now.
-            expireAll();
-        }
-
-        private void expireAll() {
-            for (TimedBody body : reading) {
-                body.expire();
-            }
-        }
-    }
-
-    private static Exchange exchange(HttpResponse<byte[]> response) {
-        return new Exchange(response.statusCode(), response.headers(), response.body());
+    private static Exchange exchange(HttpResponse<LimitedBody.Read> response) {
+        LimitedBody.Read body = response.body();
+        return new Exchange(response.statusCode(), response.headers(), body.bytes(), body.truncated());
     }
 }

@@ -103,4 +103,35 @@ class ClassifierReasonsTest {
     void aReplayHeaderOnAnErrorIsNotAReplay() {
         assertInstanceOf(Decision.Retry.class, classifier.classify(json(500, ORDER, "Idempotent-Replayed", "true"), 1));
     }
+
+    @ParameterizedTest(name = "{0} with Retry-After {1}")
+    @CsvSource(delimiter = '|', value = {
+        "429 | 2                             | true",
+        "503 | Wed, 21 Oct 2026 07:28:00 GMT | true",
+        "503 | soon                          | false",
+        "429 | ''                            | false",
+        "503 | -                             | false",
+    })
+    void theReasonSaysRetryAfterIsHonouredOnlyWhenTheAnswerHadOneTheClientCouldRead(int status, String header,
+            boolean honoured) {
+        Exchange busy = "-".equals(header) ? answer(status, "") : answer(status, "", "Retry-After", header);
+        Decision.Retry r = assertInstanceOf(Decision.Retry.class, classifier.classify(busy, 1));
+        assertEquals(honoured, r.reason().contains("honouring Retry-After"), r.reason());
+        assertTrue(r.reason().startsWith(status + ": "), r.reason());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(ints = {201, 409})
+    void aTruncatedBodyNamesNoResource(int status) {
+        Exchange cut = new Exchange(status, json(status, ORDER).headers(), ORDER.getBytes(), true);
+        Decision d = classifier.classify(cut, 1);
+        if (status == 201) {
+            Decision.Done done = assertInstanceOf(Decision.Done.class, d);
+            assertEquals(Optional.empty(), done.answer().resourceId());
+            assertTrue(done.answer().bodyTruncated());
+        } else {
+            Decision.Retry retry = assertInstanceOf(Decision.Retry.class, d);
+            assertTrue(retry.answer().orElseThrow().bodyTruncated());
+        }
+    }
 }

@@ -28,8 +28,8 @@ public final class ScriptedServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final List<String> keys = new ArrayList<>();
-    private final CountDownLatch release = new CountDownLatch(1);
-    private final CountDownLatch arrived = new CountDownLatch(1);
+    private volatile CountDownLatch release = new CountDownLatch(1);
+    private int arrivals;
     private volatile boolean hold;
     private final Function<Integer, Answer> script;
 
@@ -46,8 +46,9 @@ public final class ScriptedServer implements AutoCloseable {
         server.start();
     }
 
-    /** Holds every request until {@link #release()} (at most 30 s). */
+    /** Holds every request from now until the next {@link #release()} (at most 30 s); may be called again after it. */
     public ScriptedServer holding() {
+        release = new CountDownLatch(1);
         hold = true;
         return this;
     }
@@ -58,8 +59,18 @@ public final class ScriptedServer implements AutoCloseable {
 
     /** Waits (at most 30 s) until a request has arrived. */
     public void awaitArrival() throws InterruptedException {
-        if (!arrived.await(30, TimeUnit.SECONDS)) {
-            throw new AssertionError("no request arrived within 30 s");
+        awaitArrivals(1);
+    }
+
+    /** Waits (at most 30 s) until {@code n} requests have arrived. */
+    public synchronized void awaitArrivals(int n) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (arrivals < n) {
+            long left = until - System.nanoTime();
+            if (left <= 0) {
+                throw new AssertionError(arrivals + " of " + n + " requests arrived within 30 s");
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
         }
     }
 
@@ -78,7 +89,10 @@ public final class ScriptedServer implements AutoCloseable {
             n = keys.size();
         }
         exchange.getRequestBody().readAllBytes();
-        arrived.countDown();
+        synchronized (this) {
+            arrivals++;
+            notifyAll();
+        }
         if (hold) {
             try {
                 release.await(30, TimeUnit.SECONDS);

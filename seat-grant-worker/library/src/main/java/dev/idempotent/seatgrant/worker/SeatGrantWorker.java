@@ -292,8 +292,9 @@ public final class SeatGrantWorker implements AutoCloseable {
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
-            if (cause instanceof CancellationException) {
-                // Only the client's close() cancels a call this future did not cancel.
+            if (cause instanceof IllegalStateException && cause.getCause() instanceof CancellationException) {
+                // Only the client's close() ends a call this way (its cause stands for the close): the worker's
+                // own contract reports a close as a cancellation.
                 super.cancel(false);
             } else if (cause instanceof IdempotentRequestException e) {
                 super.completeExceptionally(SeatProtocol.translate(e));
