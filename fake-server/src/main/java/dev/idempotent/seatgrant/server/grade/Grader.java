@@ -37,6 +37,8 @@ public final class Grader {
 
     private final WorkerCommand worker;
     private final Trial.Pauser pauser;
+    /** Whether to skip the namespace probe and contain deliveries by process group only. */
+    private volatile boolean noNamespace;
     private final List<Check> checks;
 
     /**
@@ -57,18 +59,43 @@ public final class Grader {
      * POST for {@code hold} instead (it must still be well above the request timeouts of the workers graded).
      */
     Grader(List<String> command, Duration timeoutPerDelivery, Trial.Pauser pauser, Duration hold) {
+        this(command, timeoutPerDelivery, pauser, hold, Catalogue.TWIN_HOLD);
+    }
+
+    /** As above, with the twins' hold bounded by {@code twinHold} instead of the shipped 30 s. */
+    Grader(List<String> command, Duration timeoutPerDelivery, Trial.Pauser pauser, Duration hold, Duration twinHold) {
         if (timeoutPerDelivery.isNegative() || timeoutPerDelivery.isZero()) {
             throw new IllegalArgumentException("the delivery timeout must be positive");
         }
         this.worker = new WorkerCommand(command, timeoutPerDelivery);
         this.pauser = pauser;
-        this.checks = Catalogue.checks(hold);
+        this.checks = Catalogue.checks(hold, twinHold);
     }
 
     /** As a test builds one with the bus's real waits and a shorter hold (see above). */
     Grader(List<String> command, Duration timeoutPerDelivery, Duration hold) {
         this(command, timeoutPerDelivery, duration -> Thread.sleep(duration.toMillis()), hold);
     }
+
+    /**
+     * Contains each delivery by its session and process group only, never in a PID namespace of its own: what
+     * {@code grade --no-namespace} asks for. Returns this grader.
+     */
+    public Grader withoutNamespace() {
+        this.noNamespace = true;
+        return this;
+    }
+
+    /**
+     * How the last grade contained its deliveries: {@code containment: process groups only} when it could not give
+     * each its own PID namespace (or was told not to), otherwise a line that says it did; empty before the first
+     * grade.
+     */
+    public String containment() {
+        return graded ? worker.containment().toString() : "";
+    }
+
+    private volatile boolean graded;
 
     /** The catalogue, in report order. */
     public static List<CheckInfo> catalogue() {
@@ -110,6 +137,9 @@ public final class Grader {
         List<Check> selected = checks.stream()
                 .filter(c -> only.isEmpty() || only.contains(c.id()))
                 .toList();
+        // Probed once per grade: the machine may have changed (user namespaces turned off) since the last.
+        worker.contain(noNamespace ? Containment.processGroupsOnly() : Containment.probe());
+        graded = true;
         Warmup.once();
         List<List<CheckResult>> runs = new ArrayList<>();
         for (int i = 0; i < repeat; i++) {
