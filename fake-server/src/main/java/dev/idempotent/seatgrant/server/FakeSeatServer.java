@@ -75,8 +75,9 @@ public final class FakeSeatServer implements FakeServer {
                             config.maxConnections(), config.clock()),
                     config.adminApi()
                             ? SeatRoutes.withAdmin(core, config.basePath(),
-                                    new AdminAccess(config.adminToken(), config.host(), config.allowedHosts()))
-                            : new SeatRoutes(core, config.basePath()));
+                                    new AdminAccess(config.adminToken(), config.host(), config.allowedHosts()),
+                                    config.apiNames())
+                            : new SeatRoutes(core, config.basePath(), config.apiNames()));
             return new FakeSeatServer(config, core, engine, spec.description());
         } catch (RuntimeException e) {
             db.shutdownNow();

@@ -1,5 +1,6 @@
 package dev.idempotent.seatgrant.server.grade;
 
+import dev.idempotent.seatgrant.server.ApiNames;
 import dev.idempotent.seatgrant.server.ServerConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +35,8 @@ public final class Grader {
 
     /** One catalogue entry as {@code grade --list} shows it. */
     public record CheckInfo(String id, Signal signal, String summary) { }
+
+    private static final String NO_URL_IN_LOGS = "no-url-in-logs";
 
     private final WorkerCommand worker;
     private final Trial.Pauser pauser;
@@ -76,6 +79,23 @@ public final class Grader {
     Grader(List<String> command, Duration timeoutPerDelivery, Duration hold) {
         this(command, timeoutPerDelivery, duration -> Thread.sleep(duration.toMillis()), hold);
     }
+
+    /**
+     * Grades a worker written to a generated handout, in the handout's names (from its {@code mapping.tsv}): the
+     * variable that carries the API root, the event's fields, the route, and the JSON fields of the request, the
+     * answer and the list. Check ids stay; so does the {@code Idempotency-Key} header. Returns this grader.
+     *
+     * @throws IllegalArgumentException if the handout's names cannot be a route and JSON fields
+     */
+    public Grader speaking(HandoutNames handout) {
+        this.apiNames = handout.apiNames();
+        this.names = handout;
+        worker.baseUrlVariable(handout.name(WorkerCommand.BASE_URL_VARIABLE));
+        return this;
+    }
+
+    private volatile ApiNames apiNames = ApiNames.PACKET;
+    private volatile HandoutNames names = HandoutNames.none();
 
     /**
      * Contains each delivery by its session and process group only, never in a PID namespace of its own: what
@@ -186,7 +206,7 @@ public final class Grader {
                         .orElse(null);
                 results.add(stray == null && offApi == null ? result : result.withLateFindings(stray, offApi));
             }
-            return results;
+            return urlsJudgedOverEveryCheck(selected, trials, results);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException cause) {
                 throw cause;
@@ -199,6 +219,40 @@ public final class Grader {
             pool.shutdownNow();
             trials.stream().flatMap(List::stream).forEach(Trial::close);
         }
+    }
+
+    /**
+     * {@code no-url-in-logs} judged over every check's deliveries, not only its own: a worker that logs its base URL
+     * in any delivery fails it, the line named. The other checks' results stand.
+     */
+    private static List<CheckResult> urlsJudgedOverEveryCheck(List<Check> selected, List<List<Trial>> trials,
+                                                              List<CheckResult> results) {
+        int noUrl = -1;
+        for (int i = 0; i < selected.size(); i++) {
+            if (selected.get(i).id().equals(NO_URL_IN_LOGS)) {
+                noUrl = i;
+            }
+        }
+        if (noUrl < 0 || results.get(noUrl).result() == Result.FAIL) {
+            return results;
+        }
+        for (int i = 0; i < selected.size(); i++) {
+            for (Trial trial : trials.get(i)) {
+                Optional<String> named = trial.urlInLogs();
+                if (named.isPresent()) {
+                    CheckResult r = results.get(noUrl);
+                    List<CheckResult> judged = new ArrayList<>(results);
+                    // Its own facts stay; its own reason (a pass) gives way to the line found.
+                    String facts = r.evidence().contains(" | ") ? r.evidence().substring(r.evidence().indexOf(" | "))
+                            : "";
+                    judged.set(noUrl, new CheckResult(r.id(), r.signal(), Result.FAIL, "in " + selected.get(i).id()
+                            + ", " + named.get() + facts, r.duplicates(), r.deliveries(), r.runs(), 0,
+                            r.neverEnded(), r.stray(), r.lostWork(), r.offApi()));
+                    return judged;
+                }
+            }
+        }
+        return results;
     }
 
     /**
@@ -227,8 +281,11 @@ public final class Grader {
 
     private Attempt runOnce(Check check, boolean probe, List<Trial> opened) {
         // The worker gets an address with no admin API behind it; what it sends there is journaled for the gates.
-        ServerConfig config = check.server().apply(ServerConfig.builder().db("mem").adminApi(false)).build();
+        // Every check's API under a base path drawn alike, so no check is recognisable by its URL.
+        ServerConfig config = check.server().apply(ServerConfig.builder().db("mem").adminApi(false)
+                .basePath(Catalogue.basePath()).apiNames(apiNames)).build();
         Trial trial = new Trial(worker, config, probe, pauser, check.extraBudget());
+        trial.speak(names);
         opened.add(trial);
         Check.Judgement judgement = check.scenario().run(trial);
         String facts = trial.facts();

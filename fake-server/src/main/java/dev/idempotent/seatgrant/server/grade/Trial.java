@@ -105,13 +105,21 @@ final class Trial implements AutoCloseable {
         this.redaction = new Redaction(server.apiBaseUri());
     }
 
-    /** The event as the bus puts it on the worker's stdin: one JSON line. */
+    /** The names the event speaks: the packet's, or a handout's ({@code grade --handout}). */
+    private volatile HandoutNames names = HandoutNames.none();
+
+    /** Puts the events of this trial in a handout's names. */
+    void speak(HandoutNames handout) {
+        this.names = handout;
+    }
+
+    /** The event as the bus puts it on the worker's stdin: one JSON line, in the packet's or the handout's names. */
     String eventLine() {
         ObjectNode event = JSON.createObjectNode()
-                .put("requestId", requestId)
-                .put("workspaceId", workspaceId)
-                .put("userId", userId)
-                .put("role", "member");
+                .put(names.name("requestId"), requestId)
+                .put(names.name("workspaceId"), workspaceId)
+                .put(names.name("userId"), userId)
+                .put(names.name("role"), names.name("member"));
         return event.toString();
     }
 
@@ -490,6 +498,31 @@ final class Trial implements AutoCloseable {
         if (!acked && givenUp && seats > 0) {
             return Optional.of("the event (requestId " + requestId + ") was never acked, but its seat exists: the"
                     + " bus gave up on work that was done (" + how + ")");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The first log line of this trial's deliveries that names its base URL, its host and port, or its base path's
+     * token, and what it names; empty when none does.
+     */
+    Optional<String> urlInLogs() {
+        URI base = apiBase();
+        String full = base.toString();
+        String hostPort = base.getHost() + ":" + base.getPort();
+        String path = base.getRawPath();
+        String token = path.substring(path.lastIndexOf('/') + 1);
+        List<String> needles = List.of(full, hostPort, "localhost:" + base.getPort(), token);
+        for (Delivery d : deliveries()) {
+            for (String line : d.log()) {
+                for (String needle : needles) {
+                    if (!needle.isEmpty() && line.contains(needle)) {
+                        String what = needle.equals(token) ? "the base path's token" : needle.equals(full)
+                                ? "the base URL" : "the host and port";
+                        return Optional.of("a log line names " + what + ": " + Evidence.line(redact(line)));
+                    }
+                }
+            }
         }
         return Optional.empty();
     }

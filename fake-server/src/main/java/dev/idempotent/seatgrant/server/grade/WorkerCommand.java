@@ -58,6 +58,8 @@ final class WorkerCommand {
 
     private final List<String> command;
     private final Duration timeout;
+    /** The variable that carries the API root: {@link #BASE_URL_VARIABLE}, or a handout's name for it. */
+    private volatile String variable = BASE_URL_VARIABLE;
     /** How deliveries are contained; set once per grade ({@link #contain}). */
     private volatile Containment containment = Containment.processGroupsOnly();
 
@@ -67,6 +69,11 @@ final class WorkerCommand {
         }
         this.command = List.copyOf(command);
         this.timeout = timeout;
+    }
+
+    /** Gives the deliveries from now on the API root in {@code name} instead of {@link #BASE_URL_VARIABLE}. */
+    void baseUrlVariable(String name) {
+        this.variable = name;
     }
 
     /** Runs the deliveries from now on under {@code containment}. */
@@ -120,7 +127,7 @@ final class WorkerCommand {
                     .redirectOutput(out.toFile())
                     .redirectError(err.toFile());
             WITHHELD.forEach(builder.environment()::remove);
-            builder.environment().put(BASE_URL_VARIABLE, apiBase.toString());
+            builder.environment().put(variable, apiBase.toString());
             Instant start = Instant.now();
             Process process;
             try {

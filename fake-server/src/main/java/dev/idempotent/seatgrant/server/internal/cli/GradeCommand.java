@@ -42,6 +42,9 @@ public final class GradeCommand {
                                           A killed delivery fails the liveness gate, whatever the sum
               --mapping FILE              a handout's interviewer/mapping.tsv: evidence and gate reasons use
                                           the handout's names (check ids and JSON keys stay as they are)
+              --handout DIR               a handout's interviewer/ folder: grade a worker written to the
+                                          handout, in its names (its variable, event, route and fields, read
+                                          from DIR/mapping.tsv); implies --mapping, not to be given with it
               --no-namespace              contain deliveries by session and process group only
               --list                      print the checks, one a line, and exit
               --help                      this text
@@ -75,7 +78,7 @@ public final class GradeCommand {
      * @param mapping a handout's {@code mapping.tsv} whose names the report speaks; nullable (the packet's own)
      */
     public record Options(boolean help, boolean list, boolean json, Set<String> only, Duration timeout,
-                          int repeat, List<String> command, Path mapping, boolean noNamespace) { }
+                          int repeat, List<String> command, Path mapping, boolean noNamespace, boolean handout) { }
 
     /** Parses, runs and prints; returns the exit code. The one entry point {@code Main} needs. */
     public static int main(List<String> args, PrintStream out, PrintStream err) {
@@ -115,13 +118,14 @@ public final class GradeCommand {
         int repeat = 1;
         Path mapping = null;
         boolean noNamespace = false;
+        Path handout = null;
         var queue = Flags.tokens(flags);
         Set<String> known = new LinkedHashSet<>(Grader.catalogue().stream().map(Grader.CheckInfo::id).toList());
         while (!queue.isEmpty()) {
             String flag = queue.poll();
             switch (flag) {
                 case "--help", "-h" -> {
-                    return new Options(true, false, false, Set.of(), timeout, repeat, List.of(), null, false);
+                    return new Options(true, false, false, Set.of(), timeout, repeat, List.of(), null, false, false);
                 }
                 case "--list" -> list = true;
                 case "--json" -> json = true;
@@ -145,6 +149,13 @@ public final class GradeCommand {
                         throw new UsageException("--mapping: not a file path");
                     }
                 }
+                case "--handout" -> {
+                    try {
+                        handout = Path.of(Flags.value(queue, flag));
+                    } catch (java.nio.file.InvalidPathException e) {
+                        throw new UsageException("--handout: not a directory path");
+                    }
+                }
                 case "--repeat" -> repeat = Flags.intInRange(flag, Flags.value(queue, flag), 1, Grader.MAX_REPEAT);
                 default -> throw new UsageException(flag.startsWith("-")
                         ? Flags.unknownFlag(flag)
@@ -154,7 +165,15 @@ public final class GradeCommand {
         if (!list && command.isEmpty()) {
             throw new UsageException("give the worker's command after --, e.g. grade -- node worker.mjs");
         }
-        return new Options(false, list, json, Set.copyOf(only), timeout, repeat, command, mapping, noNamespace);
+        if (handout != null && mapping != null) {
+            throw new UsageException("give --handout DIR or --mapping FILE, not both: --handout reads DIR/mapping.tsv");
+        }
+        if (handout != null) {
+            return new Options(false, list, json, Set.copyOf(only), timeout, repeat, command,
+                    handout.resolve("mapping.tsv"), noNamespace, true);
+        }
+        return new Options(false, list, json, Set.copyOf(only), timeout, repeat, command, mapping, noNamespace,
+                false);
     }
 
     /**
@@ -167,7 +186,8 @@ public final class GradeCommand {
             try {
                 names = HandoutNames.read(options.mapping());
             } catch (IOException | IllegalArgumentException e) {
-                err.println("fake-server grade: --mapping: cannot read it as a handout's mapping.tsv ("
+                err.println("fake-server grade: " + (options.handout() ? "--handout" : "--mapping")
+                        + ": cannot read it as a handout's mapping.tsv ("
                         + (e instanceof IllegalArgumentException ? e.getMessage() : e.getClass().getSimpleName())
                         + ")");
                 return 2;
@@ -178,6 +198,14 @@ public final class GradeCommand {
         Grader grader = new Grader(options.command(), options.timeout());
         if (options.noNamespace()) {
             grader.withoutNamespace();
+        }
+        if (options.handout()) {
+            try {
+                grader.speaking(names);
+            } catch (IllegalArgumentException e) {
+                err.println("fake-server grade: --handout: its names cannot be an API (" + e.getMessage() + ")");
+                return 2;
+            }
         }
         try {
             report = grader.grade(options.only(), options.repeat());
