@@ -303,7 +303,7 @@ public final class ServerConfig {
             return this;
         }
 
-        /** Serves the seat API in these names (a handout's) rather than the packet's. Default {@link ApiNames#PACKET}. */
+        /** Serves the seat API in these names (a handout's); by default the packet's, {@link ApiNames#PACKET}. */
         public Builder apiNames(ApiNames apiNames) {
             this.apiNames = Objects.requireNonNull(apiNames, "apiNames");
             return this;

@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -78,6 +79,14 @@ final class Trial implements AutoCloseable {
     private final List<Integer> bounds = new CopyOnWriteArrayList<>();
     /** Set while the trial's first delivery is still to be checked for a worker that never reached the server. */
     private final AtomicBoolean probeFirstDelivery;
+    /** The names the event speaks: the packet's, or a handout's ({@code grade --handout}). */
+    private volatile HandoutNames names = HandoutNames.none();
+    /** Deliveries of this trial that have ended (counted as they end, before their chain is done). */
+    private final AtomicInteger ended = new AtomicInteger();
+    /** How the twins' hold ended; null when no POST was held, or while it is. */
+    private volatile HoldEnd holdEnd;
+    /** When the twins' hold ended; null when no POST was held, or while it is. */
+    private volatile Instant holdEndedAt;
 
     /**
      * @param probeFirstDelivery whether a first delivery that fails without any request reaching the server stops
@@ -104,9 +113,6 @@ final class Trial implements AutoCloseable {
         this.server = FakeSeatServer.start(config);
         this.redaction = new Redaction(server.apiBaseUri());
     }
-
-    /** The names the event speaks: the packet's, or a handout's ({@code grade --handout}). */
-    private volatile HandoutNames names = HandoutNames.none();
 
     /** Puts the events of this trial in a handout's names. */
     void speak(HandoutNames handout) {
@@ -215,7 +221,8 @@ final class Trial implements AutoCloseable {
 
     private boolean reachedDuring(Delivery delivery) {
         // A POST a delay fault holds has reached the server, though the journal has yet to hear of it.
-        return seats() > 0 || server.heldSince().isPresent() || server.journal().stream().anyMatch(e -> delivery.covers(e.at()));
+        return seats() > 0 || server.heldSince().isPresent()
+                || server.journal().stream().anyMatch(e -> delivery.covers(e.at()));
     }
 
     /** The first stderr line, redacted, trimmed, cut to 200 characters. */
@@ -277,13 +284,6 @@ final class Trial implements AutoCloseable {
             this.words = words;
         }
     }
-
-    /** How the twins' hold ended; null when no POST was held. */
-    private volatile HoldEnd holdEnd;
-    /** When the twins' hold ended; null when no POST was held. */
-    private volatile Instant holdEndedAt;
-    /** Deliveries of this trial that have ended (counted as they end, before their chain is done). */
-    private final java.util.concurrent.atomic.AtomicInteger ended = new java.util.concurrent.atomic.AtomicInteger();
 
     /**
      * Watches the server while the twins run: once a POST is held, it ends the hold when a request whose first

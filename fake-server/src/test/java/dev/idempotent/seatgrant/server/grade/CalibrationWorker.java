@@ -28,7 +28,8 @@ import java.util.Locale;
  * {@code /__admin/health} answers; otherwise keyless, acking whatever happens), {@code --admin-reset} (reads the
  * admin API and resets the server after its grant), {@code --fabricate-log} (logs a key it never sent and a replay
  * that never happened), {@code --log-url-unless-token} (logs SEATS_BASE_URL in every line unless it holds
- * {@code /t/}, the one check that looked for it once had), {@code --log-url-on-504} (logs it only on a 504), {@code --retry-early} (0.1 s after any retryable answer, Retry-After or not),
+ * {@code /t/}, the one check that looked for it once had), {@code --log-url-on-504} (logs it only on a
+ * 504), {@code --retry-early} (0.1 s after any retryable answer, Retry-After or not),
  * {@code --trickle S} (the body S seconds after the headers), {@code --request-timeout S} (0: none).
  */
 public final class CalibrationWorker {

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GradeHandoutTest {
 
     private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(180);
-    /** The held-open check's hold: well above the Python worker's 2 s request timeout, shorter than the shipped 30 s. */
+    /** The held-open check's hold: well above the Python worker's 2 s request timeout, below the shipped 30 s. */
     private static final Duration HOLD = Duration.ofSeconds(12);
     /** One check per signal, as GradeOtherLanguagesTest grades the Python worker: 8 of 8 for a right one. */
     private static final Set<String> ONE_PER_SIGNAL = Set.of("committed-then-held-open", "twin-deliveries",
