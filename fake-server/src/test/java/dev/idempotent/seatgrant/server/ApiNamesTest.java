@@ -15,31 +15,31 @@ import org.junit.jupiter.api.Test;
 /** A server given a handout's names serves its route and fields on the wire, and keeps the packet's inside. */
 class ApiNamesTest {
 
-    private static final ApiNames REFUNDS = new ApiNames("/v3/refund-requests", "orderId", "paymentId", "reason",
-            "duplicate_charge", "refunds");
+    private static final ApiNames RENTALS = new ApiNames("/v2/kayak-rentals", "renterRef", "boatRef", "reason",
+            "late_return", "rentals");
 
     @Test
     void theHandoutsRouteAndFieldsAreServedAndThePacketsAreNot() throws Exception {
-        try (FakeSeatServer server = FakeSeatServer.start(ServerConfig.builder().apiNames(REFUNDS).build())) {
+        try (FakeSeatServer server = FakeSeatServer.start(ServerConfig.builder().apiNames(RENTALS).build())) {
             Http http = new Http(server);
-            String body = "{\"orderId\":\"ord_1\",\"paymentId\":\"pay_1\",\"reason\":\"duplicate_charge\"}";
-            HttpResponse<String> created = post(http, server, "/v3/refund-requests", "k1", body);
+            String body = "{\"renterRef\":\"rnt_1\",\"boatRef\":\"boat_1\",\"reason\":\"late_return\"}";
+            HttpResponse<String> created = post(http, server, "/v2/kayak-rentals", "k1", body);
             assertEquals(201, created.statusCode(), created.body());
             JsonNode seat = Http.json(created.body());
-            assertEquals("ord_1", seat.get("orderId").asText());
-            assertEquals("pay_1", seat.get("paymentId").asText());
-            assertEquals("duplicate_charge", seat.get("reason").asText());
-            assertTrue(created.headers().firstValue("Location").orElseThrow().startsWith("/v3/refund-requests/"));
+            assertEquals("rnt_1", seat.get("renterRef").asText());
+            assertEquals("boat_1", seat.get("boatRef").asText());
+            assertEquals("late_return", seat.get("reason").asText());
+            assertTrue(created.headers().firstValue("Location").orElseThrow().startsWith("/v2/kayak-rentals/"));
 
-            HttpResponse<String> replay = post(http, server, "/v3/refund-requests", "k1", body);
+            HttpResponse<String> replay = post(http, server, "/v2/kayak-rentals", "k1", body);
             assertEquals(409, replay.statusCode());
-            HttpResponse<String> listed = http.get("/v3/refund-requests?paymentId=pay_1");
-            assertEquals(1, Http.json(listed.body()).get("refunds").size(), listed.body());
+            HttpResponse<String> listed = http.get("/v2/kayak-rentals?boatRef=boat_1");
+            assertEquals(1, Http.json(listed.body()).get("rentals").size(), listed.body());
 
             // The packet's fields are missing fields here, and the packet's route is no route.
-            HttpResponse<String> packetBody = post(http, server, "/v3/refund-requests", "k2", Http.BODY);
+            HttpResponse<String> packetBody = post(http, server, "/v2/kayak-rentals", "k2", Http.BODY);
             assertEquals(400, packetBody.statusCode());
-            assertTrue(packetBody.body().contains("orderId is required"), packetBody.body());
+            assertTrue(packetBody.body().contains("renterRef is required"), packetBody.body());
             assertEquals(404, post(http, server, "/v1/seats", "k3", body).statusCode());
 
             // Inside, the packet's names: one seat for the usual role, journaled under /v1/seats.
