@@ -68,15 +68,25 @@ class HandoutLeakTest {
         for (byte[] secret : secrets) {
             PacketVariant.Handout handout = PacketVariant.generate(ProjectRoot.get(), packet, secret, null);
             domains.add(handout.domain());
-            problems.addAll(leaks(handout.handout()));
+            problems.addAll(leaks(sent(handout)));
         }
         for (Domain domain : Spec.of(packet).domains()) {
             if (!domains.contains(domain.id())) {
-                problems.addAll(leaks(PacketVariant.generate(ProjectRoot.get(), packet,
-                        domain.id().getBytes(StandardCharsets.UTF_8), domain.id()).handout()));
+                problems.addAll(leaks(sent(PacketVariant.generate(ProjectRoot.get(), packet,
+                        domain.id().getBytes(StandardCharsets.UTF_8), domain.id()))));
             }
         }
         assertEquals(List.of(), problems.stream().distinct().limit(40).toList());
+    }
+
+    /**
+     * What the candidate receives: the handout, and the note the interviewer mails with it (as text: its file name
+     * stays with the interviewer, so it is checked under a plain one).
+     */
+    private static SortedMap<String, String> sent(PacketVariant.Handout handout) {
+        SortedMap<String, String> sent = new java.util.TreeMap<>(handout.handout());
+        sent.put("note.md", handout.interviewer().get(PacketVariant.NOTE));
+        return sent;
     }
 
     @ParameterizedTest
@@ -107,6 +117,7 @@ class HandoutLeakTest {
         Spec spec = Spec.of(packet);
         Map<String, Template> prose = new LinkedHashMap<>();
         prose.put("the prompt", spec.prompt());
+        prose.put("the note to the candidate", spec.note());
         spec.anchors().forEach(anchor -> prose.put("the comment at " + anchor.file() + " " + anchor.line(), anchor.template()));
         spec.literals().forEach((literal, template) -> prose.put("the wording of \"" + literal + "\"", template));
         List<String> problems = new ArrayList<>();

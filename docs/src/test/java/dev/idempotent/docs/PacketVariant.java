@@ -276,6 +276,8 @@ public final class PacketVariant {
                 }
             });
         }
+        // Drawn last, so every handout file stays what it was before the note existed.
+        interviewer.put(NOTE, spec.note().expand(draw, slot -> lookup(slots, slot)).stripTrailing() + "\n");
         interviewer.put("mapping.tsv", mapping.render());
         interviewer.put("README.md", interviewerReadme(spec, chosen, slots, mapping, lookup(slots, "promptfile"),
                 chosenShape));
@@ -300,6 +302,9 @@ public final class PacketVariant {
 
     /** The Maven wrapper's files, copied from the project root into every handout's starter. */
     static final List<String> WRAPPER = List.of("mvnw", "mvnw.cmd", ".mvn/wrapper/maven-wrapper.properties");
+
+    /** The note to send the candidate with the handout, relative to interviewer/. */
+    static final String NOTE = "note-to-candidate.md";
 
     /** The interviewer's copy of the handed-out tests and pom (fenced packets only), relative to interviewer/. */
     static final String FROZEN = "handed-out";
@@ -355,7 +360,8 @@ public final class PacketVariant {
                 + " the first shape, so apply one to a fresh copy of `" + SAMPLES_STARTER + "/` (that shape in this"
                 + " handout's names) and run `score.sh` to see a calibrated hand-in as this handout shows it. Its"
                 + " scores are in `docs/packets/" + spec.packet() + "/samples/NAME/expected.json`.\n"
-                + "- `mapping.tsv`: every name of the packet and its name here; `score.sh` uses it.\n\n"
+                + "- `mapping.tsv`: every name of the packet and its name here; `score.sh` uses it.\n"
+                + "- `" + NOTE + "`: the note to send with `handout/`; replace ADDRESS and DEADLINE first.\n\n"
                 + "Score with the packet's own sheet (`docs/packets/" + spec.packet() + "/interviewer-sheet.md`), passing"
                 + " this folder:\n\n"
                 + "```sh\ndocs/packets/" + spec.packet() + "/score.sh PATH/TO/PATCHED/starter PATH/TO/THIS/FOLDER\n```\n\n"
@@ -1448,6 +1454,14 @@ public final class PacketVariant {
             };
         }
 
+        /**
+         * The note the interviewer sends with the handout: what to send back, where, by when, that set-up time
+         * does not count, and to state assumptions rather than ask. Its wording is the secret's, like the prompt's.
+         */
+        Template note() {
+            return Template.parse(packet.equals("seat-grant") ? SG_NOTE : FC_NOTE);
+        }
+
         /** What each starter shape looks like behind the frozen surface, first shape first. */
         List<String> shapes() {
             return packet.equals("seat-grant")
@@ -1674,7 +1688,8 @@ public final class PacketVariant {
                 "url is not a valid URI", FC_L7,
                 "found no classes next to ", FC_L8,
                 "the waits grow: ", FC_L9,
-                "no wait without a retry: ", FC_L10);
+                "no wait without a retry: ", FC_L10,
+                "only the client creates a FetchException", FC_L11);
         List<Anchor> anchors = List.of(
                 anchor(main + "package-info.java", "^package ", FC_PACKAGE),
                 anchor(main + "FetchClient.java", "^public final class FetchClient \\{$", FC_CLIENT),
@@ -1696,7 +1711,7 @@ public final class PacketVariant {
     }
 
     private static final String SG_PROMPT = """
-            # {{Take-home|Home exercise|Take-away}}: {{review|assess|critique}} {{an agent's|a generated|a \
+            # {{Take-home|Home exercise|Take-home task}}: {{review|assess|critique}} {{an agent's|a generated|a \
             machine-written}} ${noun} {{worker|consumer}}
 
             ## {{What to do|The task|Your job}}
@@ -1705,7 +1720,7 @@ public final class PacketVariant {
             `${eventname}` {{events|messages}} {{off|from}} {{an event bus|a message bus|the bus}} ({{fields|with \
             fields}} `${keyfield}`, `${containerfield}`, `${subjectfield}`){{ and|, then}} ${verbs} ${story} \
             {{to|for}} {{a|the}} ${subject} {{by calling|with a call to|through}} `POST /${path}`{{, sending| with \
-            body| and a body}} `{"${containerfield}": ..., "${subjectfield}": ..., "${constfield}": \
+            body| whose body is}} `{"${containerfield}": ..., "${subjectfield}": ..., "${constfield}": \
             "${constvalue}"}`.
 
             {{In production|Out in production|Since it shipped}}, {{some|several|a handful of}} `${keyfield}` values \
@@ -1831,7 +1846,7 @@ public final class PacketVariant {
             {{the|a}} Maven project {{in|under}} `starter/`{{, with|, and}} {{its own|a}} Maven wrapper. {{In it,|There,}} \
             `./mvnw test` {{runs tests|builds}} {{on|with}} {{JDK 17|Java 17}} {{or newer|or later}}{{; no|, no}} \
             {{Maven install needed|Maven to install}}. ${fetchonce} {{The second command|Its last step}} {{ends red|fails}} \
-            {{until|before}} {{your fix|the fix}}{{: that|;}} {{is expected|is the point}}.
+            {{until|before}} {{your fix|the fix}}{{: that is expected|; that is expected|, as expected}}.
 
             {{Lately|This week|Recently}}, ${partner} {{began|has begun}} {{replying to|answering}} {{a share \
             of|part of}} {{its calls|the calls}} with 429 {{or|and}} 503. {{Code calling|Whoever calls}} `${method}` \
@@ -2010,6 +2025,10 @@ public final class PacketVariant {
             {{no pause|no delay}} {{when|if}} {{nothing is retried|there is no retry|no retry happens}}: \
             """;
 
+    private static final String FC_L11 = """
+            {{only|none but}} {{the client|its client}} {{creates|builds|makes}} {{instances of|objects of type}} \
+            ${exceptionclass}""";
+
     private static final String SG_REDELIVER = """
             {{delivery|event}} {{unfinished|incomplete}}{{,|;}} {{will redeliver|redeliver it|back to the bus}}: \
             """;
@@ -2017,6 +2036,44 @@ public final class PacketVariant {
     private static final String FC_SLEEP = """
             /** {{Pauses|Blocks}} for {@code delay}{{. Interrupting|; an interrupt}} {{the waiting thread|the \
             caller}} {{throws|raises}} {@link InterruptedException}. */""";
+
+    private static final String SG_NOTE = """
+            {{Hello|Hi}},
+
+            {{Attached|Enclosed}} {{is|you will find}} {{your|the}} {{take-home|home exercise}}: \
+            `${promptfile}` {{and|plus}} {{the|a}} `starter/` {{folder|project}}. {{Please read|Start with}} \
+            `${promptfile}`{{; it|, which}} {{sets|gives}} {{the times|the time box}} {{and|plus}} {{the rules|the ground rules}}.
+
+            - {{Send back|Return}} `${reviewfile}` {{and|with}} `${patchfile}` {{to|at}} ADDRESS{{, by|, before}} DEADLINE.
+            - {{Set-up|Setting up}} ({{Java|a JDK 17}}{{ and|, plus}} {{the first|your first}} \
+            {{download|online build}}) {{does not count|is not counted}} {{toward|against}} {{the time \
+            box|those minutes}}.
+            - {{Questions#pl|Any question#sg}} {{on|about}} {{the code|the starter}} {{or|and}} {{the service it calls|the API}} \
+            {{get no answer@pl|gets no answer@sg|go unanswered@pl|goes unanswered@sg}} {{during the exercise|while you work}}{{:|;}} {{where|if}} \
+            {{something is unclear|unsure}}, state your assumptions {{in|inside}} `${reviewfile}` {{and carry \
+            on|then go on}}. {{Write|Mail}} {{to ADDRESS|back}} {{only|just}} {{if|when}} {{the \
+            build|the download}} {{fails|breaks}}.
+
+            {{Good luck|Thanks, and good luck}}.""";
+
+    private static final String FC_NOTE = """
+            {{Hello|Hi}},
+
+            {{Attached|Enclosed}} {{is|you will find}} {{your|the}} {{take-home|home exercise}}: \
+            `${promptfile}` {{and|plus}} {{the|a}} `starter/` {{folder|project}}. {{Please read|Start with}} \
+            `${promptfile}`{{; it|, which}} {{sets|gives}} {{the times|the time box}} {{and|plus}} {{the rules|what is allowed}}.
+
+            - {{Send back|Return}} `${patchfile}` {{and|with}} `${notesfile}` {{to|at}} ADDRESS{{, by|, before}} DEADLINE.
+            - {{Set-up|Setting up}} ({{Java|a JDK 17}}{{ and|, plus}} {{the first|your first}} \
+            {{download|online build}}) {{does not count|is not counted}} {{toward|against}} {{the time \
+            box|those minutes}}.
+            - {{Questions#pl|Any question#sg}} {{on|about}} {{the ticket|the task}} {{or|and}} {{the service it calls|the API}} \
+            {{get no answer@pl|gets no answer@sg|go unanswered@pl|goes unanswered@sg}} {{during the exercise|while you work}}{{:|;}} {{where|if}} \
+            {{something is unclear|unsure}}, state your assumptions {{in|inside}} `${notesfile}` {{and carry \
+            on|then go on}}. {{Write|Mail}} {{to ADDRESS|back}} {{only|just}} {{if|when}} {{the \
+            build|the download}} {{fails|breaks}}.
+
+            {{Good luck|Thanks, and good luck}}.""";
 
     /** The task's one line that fetches, while online, everything a later offline run ({@code -o}) needs. */
     private static final String FETCH_ONCE = """
