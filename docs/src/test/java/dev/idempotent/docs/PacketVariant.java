@@ -213,6 +213,9 @@ public final class PacketVariant {
                 if (spec.locals().contains(rule.canonical())) {
                     mapping.locals().add(rule.canonical());
                 }
+                if (spec.codeOnly().contains(rule.canonical())) {
+                    mapping.codeOnly().add(rule.canonical());
+                }
             }
         }
         spec.elements().forEach((canonical, template) ->
@@ -604,10 +607,13 @@ public final class PacketVariant {
         private final String domain;
         private final Map<String, String> tokens = new LinkedHashMap<>();
         private final Set<String> locals = new TreeSet<>();
+        private final Set<String> codeOnly = new TreeSet<>();
         private final Map<String, String> literals = new LinkedHashMap<>();
         private final Map<String, String> elements = new LinkedHashMap<>();
         private Pattern pattern;
         private String patternKeys = "";
+        private Pattern codePattern;
+        private String codePatternKeys = "";
 
         Mapping(String packet, String domain) {
             this.packet = packet;
@@ -632,6 +638,14 @@ public final class PacketVariant {
             return locals;
         }
 
+        /**
+         * The tokens renamed in Java code only, never in a string, a comment, a path or a build file: a local
+         * name such as {@code http} or {@code json} is also a word of URLs and media types.
+         */
+        public Set<String> codeOnly() {
+            return codeOnly;
+        }
+
         /** A Java string's whole content in the packet, and in the handout. */
         public Map<String, String> literals() {
             return literals;
@@ -644,25 +658,63 @@ public final class PacketVariant {
 
         /** Whole-token renaming: a token never changes inside a longer token ({@code [A-Za-z0-9_$]} bound it). */
         String renameTerms(String text) {
-            if (tokens.isEmpty()) {
-                return text;
-            }
-            String keysNow = tokens.keySet() + "" + locals;
+            String keysNow = tokens.keySet() + "" + locals + codeOnly;
             if (!keysNow.equals(patternKeys)) {
-                List<String> keys = new ArrayList<>(tokens.keySet());
-                keys.sort(Comparator.comparingInt(String::length).reversed());
-                pattern = Pattern.compile("(?<![A-Za-z0-9_$])(?:" + keys.stream()
-                        .map(k -> (locals.contains(k) ? "(?<!\\.)" : "") + Pattern.quote(k))
-                        .collect(Collectors.joining("|")) + ")(?![A-Za-z0-9_$])");
+                pattern = tokenPattern(tokens.keySet().stream().filter(k -> !codeOnly.contains(k)).toList());
                 patternKeys = keysNow;
+            }
+            return rename(text, pattern);
+        }
+
+        /** As {@link #renameTerms}, with the code-only tokens too: for Java code outside strings and comments. */
+        String renameCode(String text) {
+            String keysNow = tokens.keySet() + "" + locals + codeOnly;
+            if (!keysNow.equals(codePatternKeys)) {
+                codePattern = tokenPattern(List.copyOf(tokens.keySet()));
+                codePatternKeys = keysNow;
+            }
+            return rename(text, codePattern);
+        }
+
+        private Pattern tokenPattern(List<String> unsorted) {
+            if (unsorted.isEmpty()) {
+                return null;
+            }
+            List<String> keys = new ArrayList<>(unsorted);
+            keys.sort(Comparator.comparingInt(String::length).reversed());
+            return Pattern.compile("(?<![A-Za-z0-9_$])(?:" + keys.stream()
+                    .map(k -> (locals.contains(k) ? "(?<!\\.)" : "") + Pattern.quote(k))
+                    .collect(Collectors.joining("|")) + ")(?![A-Za-z0-9_$])");
+        }
+
+        private String rename(String text, Pattern pattern) {
+            if (pattern == null) {
+                return text;
             }
             Matcher m = pattern.matcher(text);
             StringBuilder out = new StringBuilder();
             while (m.find()) {
-                m.appendReplacement(out, Matcher.quoteReplacement(tokens.get(m.group())));
+                boolean qualified = codeOnly.contains(m.group()) && qualifiedByPackageOrObject(text, m.start());
+                m.appendReplacement(out, Matcher.quoteReplacement(qualified ? m.group() : tokens.get(m.group())));
             }
             m.appendTail(out);
             return out.toString();
+        }
+
+        /**
+         * Whether the token at {@code at} follows a lower-case name and a dot other than {@code this.}: a package
+         * ({@code java.net.http}) or another object's member ({@code request.uri()}), never the packet's own name.
+         */
+        private static boolean qualifiedByPackageOrObject(String text, int at) {
+            if (at == 0 || text.charAt(at - 1) != '.') {
+                return false;
+            }
+            int start = at - 1;
+            while (start > 0 && (Character.isLetterOrDigit(text.charAt(start - 1)) || text.charAt(start - 1) == '_')) {
+                start--;
+            }
+            String qualifier = text.substring(start, at - 1);
+            return !qualifier.isEmpty() && Character.isLowerCase(qualifier.charAt(0)) && !qualifier.equals("this");
         }
 
         /** An XML file: whole elements first ({@code <finalName>...}), then tokens. */
@@ -678,6 +730,7 @@ public final class PacketVariant {
             Mapping back = new Mapping(packet, domain);
             tokens.forEach((from, to) -> back.tokens.put(to, from));
             locals.forEach(from -> back.locals().add(tokens.get(from)));
+            codeOnly.forEach(from -> back.codeOnly().add(tokens.get(from)));
             literals.forEach((from, to) -> back.literals().put(to, from));
             elements.forEach((from, to) -> back.elements().put(to, from));
             return back;
@@ -708,8 +761,8 @@ public final class PacketVariant {
         String render() {
             StringBuilder out = new StringBuilder("# " + packet + " handout, domain " + domain
                     + ". kind, packet, handout (tab-separated). For interviewers only.\n");
-            tokens.forEach((k, v) -> out.append(locals.contains(k) ? "local\t" : "token\t").append(k).append('\t')
-                    .append(v).append('\n'));
+            tokens.forEach((k, v) -> out.append(codeOnly.contains(k) ? "code\t" : locals.contains(k) ? "local\t"
+                    : "token\t").append(k).append('\t').append(v).append('\n'));
             literals.forEach((k, v) -> out.append("literal\t").append(k).append('\t').append(v).append('\n'));
             elements.forEach((k, v) -> out.append("element\t").append(k).append('\t').append(v).append('\n'));
             return out.toString();
@@ -732,8 +785,11 @@ public final class PacketVariant {
                 if (f[0].equals("local")) {
                     mapping.locals().add(f[1]);
                 }
+                if (f[0].equals("code")) {
+                    mapping.codeOnly().add(f[1]);
+                }
                 Map<String, String> kind = switch (f[0]) {
-                    case "token", "local" -> mapping.tokens();
+                    case "token", "local", "code" -> mapping.tokens();
                     case "literal" -> mapping.literals();
                     case "element" -> mapping.elements();
                     default -> throw new IllegalArgumentException("unknown mapping kind " + f[0]);
@@ -836,7 +892,7 @@ public final class PacketVariant {
             for (Piece piece : lex(text)) {
                 String code = piece.text();
                 switch (piece.kind()) {
-                    case CODE -> out.append(mapping.renameTerms(code));
+                    case CODE -> out.append(mapping.renameCode(code));
                     case COMMENT -> out.append(comments ? mapping.renameTerms(code) : code);
                     case LITERAL -> {
                         String quote = code.startsWith("\"\"\"") ? "\"\"\"" : code.substring(0, 1);
@@ -1462,6 +1518,17 @@ public final class PacketVariant {
             return Template.parse(packet.equals("seat-grant") ? SG_NOTE : FC_NOTE);
         }
 
+        /**
+         * The names renamed in Java code only (see {@link Mapping#codeOnly()}): local names, fields and constants
+         * made of plain words, which a whole line of library calls would otherwise keep as the packet has them.
+         */
+        Set<String> codeOnly() {
+            return packet.equals("seat-grant")
+                    ? Set.of("ACK", "REDELIVER", "REJECT", "EVENTS", "unreadable", "res", "req", "mapper", "http", "json",
+                            "delays")
+                    : Set.of("names", "location", "jar", "root", "text", "uri", "server");
+        }
+
         /** What each starter shape looks like behind the frozen surface, first shape first. */
         List<String> shapes() {
             return packet.equals("seat-grant")
@@ -1599,7 +1666,19 @@ public final class PacketVariant {
                         + "${containerprefix}_9\",\"${subjectfield}\":\"${subjectprefix}_9\",\"${constfield}\":\"${constvalue}\"}"),
                 // The second shape's helper class and the worker's field that holds it.
                 name("senderclass", "GrantClient", Style.PASCAL, "${nouns} {{gateway|endpoint|remote}}"),
-                name("sendervar", "grantClient", Style.CAMEL, "{{remote|upstream|outbound}} ${nouns}"));
+                name("sendervar", "grantClient", Style.CAMEL, "{{remote|upstream|outbound}} ${nouns}"),
+                // Plain-word names renamed in code only (Spec.codeOnly), so no whole line keeps the packet's.
+                name("ackcode", "ACK", Style.UPPER_SNAKE, "{{exit|code|status}} {{done|ok|acked}}"),
+                name("redelivercode", "REDELIVER", Style.UPPER_SNAKE, "{{exit|code|status}} {{again|later|resend}}"),
+                name("rejectcode", "REJECT", Style.UPPER_SNAKE, "{{exit|code|status}} {{dropped|dead|refused}}"),
+                name("eventsreader", "EVENTS", Style.UPPER_SNAKE, "{{inbound|incoming}} {{codec|parser|decoder}}"),
+                name("unreadablevar", "unreadable", Style.CAMEL, "{{bad|broken|garbled}} {{input|line}}"),
+                name("resvar", "res", Style.CAMEL, "{{wire|raw}} {{reply|answer}}"),
+                name("reqvar", "req", Style.CAMEL, "{{built|outgoing}} {{call|message}}"),
+                name("mappervar", "mapper", Style.CAMEL, "{{body|wire}} {{codec|translator}}"),
+                name("httpvar", "http", Style.CAMEL, "{{net|link}} {{pipe|channel}}"),
+                name("jsonvar", "json", Style.CAMEL, "{{encoded|serial}} {{text|form}}"),
+                name("delaysvar", "delays", Style.CAMEL, "{{pauses|naps}} {{seen|noted|logged}}"));
         Map<String, String> elements = words(
                 "<groupId>dev.idempotent.exercise</groupId>", "<groupId>${groupid}</groupId>",
                 "<artifactId>seat-grant-starter</artifactId>", "<artifactId>${artifactid}</artifactId>",
@@ -1673,7 +1752,15 @@ public final class PacketVariant {
                 name("patchfile", null, Style.RAW, "{{fix|change|retry}}.diff"),
                 name("notesfile", null, Style.RAW, "{{summary|description|changes}}.md"),
                 // The second shape's helper class, which builds, sends and parses one attempt.
-                name("exchangeclass", "JsonExchange", Style.PASCAL, "${stem} {{call|round trip|wire}}"));
+                name("exchangeclass", "JsonExchange", Style.PASCAL, "${stem} {{call|round trip|wire}}"),
+                // Plain-word names renamed in code only (Spec.codeOnly), so no whole line keeps the packet's.
+                name("namesvar", "names", Style.CAMEL, "{{found|listed}} {{types|classes}}"),
+                name("locationvar", "location", Style.CAMEL, "{{code|class}} {{origin|home}}"),
+                name("jarvar", "jar", Style.CAMEL, "{{archive|bundle}}"),
+                name("rootvar", "root", Style.CAMEL, "{{parsed|decoded}} {{node|tree}}"),
+                name("textvar", "text", Style.CAMEL, "{{decoded|plain}} {{body|chars}}"),
+                name("urivar", "uri", Style.CAMEL, "{{target|address}} {{uri|ref}}"),
+                name("servervar", "server", Style.CAMEL, "{{stub|fake}} {{host|api}}"));
         Map<String, String> elements = words(
                 "<groupId>dev.idempotent.exercise</groupId>", "<groupId>${groupid}</groupId>",
                 "<artifactId>fetch-client-starter</artifactId>", "<artifactId>${artifactid}</artifactId>",
