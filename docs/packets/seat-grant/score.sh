@@ -52,6 +52,10 @@ echo "== 2. fake-server grade: every FAIL row is a question for the debrief, not
 if [ ! -f "$root/fake-server/target/fake-server.jar" ]; then
   "$root/mvnw" -B -q -f "$root/pom.xml" -DskipTests package -pl fake-server -am || exit 2
 fi
+# ---- BEGIN grade call: the one place to change when `fake-server grade --handout DIR` lands (issue 43). ----
+# Then this block becomes: build "$work" (its own pom), and run
+#   java -jar "$root/fake-server/target/fake-server.jar" grade --handout "$packet" -- java -jar "$work/target/worker.jar"
+# ("grade --handout ." run from interviewer/), which reads the handout's names itself: the translate-back goes.
 graded="$work"
 if [ -n "$mapping" ]; then
   graded="$work-packet"
@@ -68,6 +72,7 @@ if "$root/mvnw" -B -q -f "$graded/pom.xml" -DskipTests package; then
 else
   grade="skipped: the tree did not build for grade (see above); score from the key tests and your reading"
 fi
+# ---- END grade call ----
 
 echo "== key tests: $([ $tests -eq 0 ] && echo all green || echo some red, see above); grade: $grade"
 exit $(( tests != 0 ))
