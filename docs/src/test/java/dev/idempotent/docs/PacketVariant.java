@@ -245,6 +245,10 @@ public final class PacketVariant {
             starter.putAll(second);
             referencePatch = dir.resolve(SECOND_SHAPE).resolve("reference.patch");
         }
+        // Idioms from a draw of their own, so every other choice stays what it was before they existed.
+        Draw idiomDraw = new Draw(Draw.concat("idioms\n".getBytes(StandardCharsets.UTF_8), secret));
+        spec.idioms().forEach((canonical, template) -> mapping.idioms().put(canonical,
+                template.expand(idiomDraw, slot -> lookup(slots, slot))));
         Transform transform = new Transform(spec, mapping, comments, chosenShape);
         SortedMap<String, String> handoutStarter = transform.handout(starter, true);
         SortedMap<String, String> handoutFirst = chosenShape == 0 ? handoutStarter
@@ -337,7 +341,7 @@ public final class PacketVariant {
         SortedMap<String, String> files = readTree(tree);
         SortedMap<String, String> translated = new TreeMap<>();
         files.forEach((path, text) -> translated.put(back.renameTerms(path),
-                path.endsWith(".java") ? Transform.renameJava(text, back, true) : back.renameXml(text)));
+                path.endsWith(".java") ? Transform.renameJava(back.restoreIdioms(text), back, true) : back.renameXml(text)));
         writeTree(out, translated);
         return translated.size();
     }
@@ -610,6 +614,7 @@ public final class PacketVariant {
         private final Set<String> codeOnly = new TreeSet<>();
         private final Map<String, String> literals = new LinkedHashMap<>();
         private final Map<String, String> elements = new LinkedHashMap<>();
+        private final Map<String, String> idioms = new LinkedHashMap<>();
         private Pattern pattern;
         private String patternKeys = "";
         private Pattern codePattern;
@@ -644,6 +649,11 @@ public final class PacketVariant {
          */
         public Set<String> codeOnly() {
             return codeOnly;
+        }
+
+        /** A whole trimmed line of the starter's Java code in the packet, and its equivalent in the handout. */
+        public Map<String, String> idioms() {
+            return idioms;
         }
 
         /** A Java string's whole content in the packet, and in the handout. */
@@ -717,6 +727,17 @@ public final class PacketVariant {
             return !qualifier.isEmpty() && Character.isLowerCase(qualifier.charAt(0)) && !qualifier.equals("this");
         }
 
+        /** A Java file's lines with this mapping's idioms replaced, indentation kept. */
+        String restoreIdioms(String text) {
+            if (idioms.isEmpty()) {
+                return text;
+            }
+            return text.lines().map(line -> {
+                String idiom = idioms.get(line.strip());
+                return idiom == null ? line : line.substring(0, line.length() - line.stripLeading().length()) + idiom;
+            }).collect(Collectors.joining("\n", "", text.endsWith("\n") ? "\n" : ""));
+        }
+
         /** An XML file: whole elements first ({@code <finalName>...}), then tokens. */
         String renameXml(String text) {
             String result = text;
@@ -733,6 +754,7 @@ public final class PacketVariant {
             codeOnly.forEach(from -> back.codeOnly().add(tokens.get(from)));
             literals.forEach((from, to) -> back.literals().put(to, from));
             elements.forEach((from, to) -> back.elements().put(to, from));
+            idioms.forEach((from, to) -> back.idioms().put(to, from));
             return back;
         }
 
@@ -765,6 +787,7 @@ public final class PacketVariant {
                     : "token\t").append(k).append('\t').append(v).append('\n'));
             literals.forEach((k, v) -> out.append("literal\t").append(k).append('\t').append(v).append('\n'));
             elements.forEach((k, v) -> out.append("element\t").append(k).append('\t').append(v).append('\n'));
+            idioms.forEach((k, v) -> out.append("idiom\t").append(k).append('\t').append(v).append('\n'));
             return out.toString();
         }
 
@@ -792,6 +815,7 @@ public final class PacketVariant {
                     case "token", "local", "code" -> mapping.tokens();
                     case "literal" -> mapping.literals();
                     case "element" -> mapping.elements();
+                    case "idiom" -> mapping.idioms();
                     default -> throw new IllegalArgumentException("unknown mapping kind " + f[0]);
                 };
                 kind.put(f[1], f[2]);
@@ -849,7 +873,11 @@ public final class PacketVariant {
             for (Piece piece : lex(text)) {
                 stripped.append(piece.kind() == Piece.Kind.COMMENT ? String.valueOf(GONE) : piece.text());
             }
-            List<String> lines = cleanLines(stripped.toString());
+            List<String> lines = new ArrayList<>(cleanLines(stripped.toString()));
+            lines.replaceAll(line -> {
+                String idiom = mapping.idioms().get(line.strip());
+                return idiom == null ? line : line.substring(0, line.length() - line.stripLeading().length()) + idiom;
+            });
             List<Integer> mine = new ArrayList<>();
             for (int i = 0; i < spec.anchors().size(); i++) {
                 if (spec.anchors().get(i).file().equals(path)) {
@@ -1529,6 +1557,22 @@ public final class PacketVariant {
                     : Set.of("names", "location", "jar", "root", "text", "uri", "server");
         }
 
+        /**
+         * Whole lines of the starters' code and an equivalent written otherwise: a line made only of library words
+         * keeps no name to rename. One equivalent each, the same in every handout (a friend's patch must still
+         * apply to a handout of its own shape, see HandoutShapeTest); split by a concatenation, so the handout's
+         * line stands nowhere in this file either.
+         */
+        Map<String, Template> idioms() {
+            return packet.equals("seat-grant")
+                    ? templates(".configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);",
+                            ".disable(DeserializationFeature" + ".FAIL_ON_UNKNOWN_PROPERTIES);")
+                    : templates("if (timeout.isNegative() || timeout.isZero()) {",
+                            "if (timeout.compareTo(Duration" + ".ZERO) <= 0) {",
+                            "if (timeout.isZero() || timeout.isNegative()) {",
+                            "if (timeout.isNegative() || timeout.equals(Duration" + ".ZERO)) {");
+        }
+
         /** What each starter shape looks like behind the frozen surface, first shape first. */
         List<String> shapes() {
             return packet.equals("seat-grant")
@@ -1678,7 +1722,9 @@ public final class PacketVariant {
                 name("mappervar", "mapper", Style.CAMEL, "{{body|wire}} {{codec|translator}}"),
                 name("httpvar", "http", Style.CAMEL, "{{net|link}} {{pipe|channel}}"),
                 name("jsonvar", "json", Style.CAMEL, "{{encoded|serial}} {{text|form}}"),
-                name("delaysvar", "delays", Style.CAMEL, "{{pauses|naps}} {{seen|noted|logged}}"));
+                name("delaysvar", "delays", Style.CAMEL, "{{pauses|naps}} {{seen|noted|logged}}"),
+                name("mainappender", null, Style.UPPER_SNAKE, "{{out|screen|term}} {{sink|writer|feed}}"),
+                name("testappender", null, Style.UPPER_SNAKE, "{{quiet|local|bench}} {{sink|writer|feed}}"));
         Map<String, String> elements = words(
                 "<groupId>dev.idempotent.exercise</groupId>", "<groupId>${groupid}</groupId>",
                 "<artifactId>seat-grant-starter</artifactId>", "<artifactId>${artifactid}</artifactId>",
@@ -1689,7 +1735,10 @@ public final class PacketVariant {
                 "<pattern>{{%date|%d}}{HH:mm:ss{{.SSS|}}} {{%-5level|%level|%p}} {{%c|%logger}}{0} {{:|>|-}} "
                         + "{{%message|%m}} %kvp {{%mdc|%X}}%n</pattern>",
                 "<pattern>%level %logger{0} - %msg %kvp%n</pattern>",
-                "<pattern>{{%-5level|%level|%p}} {{%c|%logger}}{0} {{:|>|-}} {{%message|%m}} %kvp%n</pattern>");
+                "<pattern>{{%-5level|%level|%p}} {{%c|%logger}}{0} {{:|>|-}} {{%message|%m}} %kvp%n</pattern>",
+                // The appenders' ids, which a whole line of logback's stock configuration would otherwise keep.
+                "name=\"STDOUT\"", "name=\"${mainappender}\"", "ref=\"STDOUT\"", "ref=\"${mainappender}\"",
+                "name=\"CONSOLE\"", "name=\"${testappender}\"", "ref=\"CONSOLE\"", "ref=\"${testappender}\"");
         Map<String, Template> literals = templates(
                 "rejected: standard input held no readable seat.requested event", SG_LITERAL,
                 "not done, deliver again: ", SG_REDELIVER);
