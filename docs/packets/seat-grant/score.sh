@@ -51,8 +51,8 @@ echo "== 2. fake-server grade: every FAIL row is a question for the debrief, not
 if [ ! -f "$root/fake-server/target/fake-server.jar" ]; then
   "$root/mvnw" -B -q -f "$root/pom.xml" -DskipTests package -pl fake-server -am || exit 2
 fi
-# ---- grade call (issue 43): a handout's tree is graded as it is, in its own names, by `grade --handout .` run
-# inside its interviewer/ folder; the packet's own tree by plain `grade`. ----
+# A handout's tree is graded as it is, in its own names, by `grade --handout .` run inside its interviewer/ folder;
+# the packet's own tree by plain `grade`.
 jar="worker"
 if [ -n "$mapping" ]; then
   handjar="$(awk -F'\t' '$1 == "element" && $2 == "<finalName>worker</finalName>" { gsub(/<\/?finalName>/, "", $3); print $3 }' "$mapping")"
@@ -70,7 +70,6 @@ if "$root/mvnw" -B -q -f "$work/pom.xml" -DskipTests package; then
 else
   grade="skipped: the tree did not build for grade (see above); score from the key tests and your reading"
 fi
-# ---- end of the grade call ----
 
 echo "== key tests: $([ $tests -eq 0 ] && echo all green || echo some red, see above); grade: $grade"
 exit $(( tests != 0 ))
