@@ -8,6 +8,7 @@ import dev.idempotent.client.internal.Classifier;
 import dev.idempotent.client.internal.ClientEvents;
 import dev.idempotent.client.internal.Decision;
 import dev.idempotent.client.internal.Exchange;
+import dev.idempotent.client.internal.KeyInBody;
 import dev.idempotent.client.internal.OwnedResources;
 import dev.idempotent.client.internal.Transport;
 import dev.idempotent.client.internal.Watchdog;
@@ -78,6 +79,8 @@ public final class IdempotentClient implements AutoCloseable {
     private static final long MAX_BODY_BYTES_LIMIT = Integer.MAX_VALUE - 8;
 
     private final KeyForm keyForm;
+    /** Where the key goes in the body; null when it goes in the key header. */
+    private final KeyInBody keyInBody;
     private final OwnedResources owned;
     private final Transport transport;
     private final Classifier classifier;
@@ -90,6 +93,7 @@ public final class IdempotentClient implements AutoCloseable {
 
     private IdempotentClient(Builder b) {
         this.keyForm = b.keyForm;
+        this.keyInBody = b.keyInBody;
         this.sleeper = b.sleeper;
         this.owned = new OwnedResources(b.httpClient == null, b.connectTimeout, b.retryName);
         this.scheduler = b.scheduler != null ? b.scheduler : owned;
@@ -127,7 +131,8 @@ public final class IdempotentClient implements AutoCloseable {
      *
      * @param request the operation
      * @return the answer that ended the call; {@link IdempotentResponse#replayed()} says whether it was a replay
-     * @throws IllegalArgumentException     before any attempt, when the key form cannot carry the key
+     * @throws IllegalArgumentException     before any attempt, when the key form cannot carry the key, or keyInBody
+     *     cannot write it into the body
      * @throws RequestRejectedException     when the server refused in a way a resend cannot change
      * @throws RetriesExhaustedException    when attempts or time ran out on retryable failures
      * @throws RequestInterruptedException  when the thread was interrupted (the flag is restored)
@@ -144,7 +149,8 @@ public final class IdempotentClient implements AutoCloseable {
      * @param request  the operation
      * @param deadline when the call must have ended, on the client's clock
      * @return the answer that ended the call
-     * @throws IllegalArgumentException     before any attempt, when the key form cannot carry the key
+     * @throws IllegalArgumentException     before any attempt, when the key form cannot carry the key, or keyInBody
+     *     cannot write it into the body
      * @throws RequestRejectedException     when the server refused in a way a resend cannot change
      * @throws RetriesExhaustedException    when attempts or time ran out on retryable failures
      * @throws RequestInterruptedException  when the thread was interrupted (the flag is restored)
@@ -157,6 +163,10 @@ public final class IdempotentClient implements AutoCloseable {
     private IdempotentResponse send(IdempotentRequest request, Optional<Instant> deadline) {
         Objects.requireNonNull(request, "request");
         String headerKey = keyForm.encode(request.key());
+        byte[] body = body(request, headerKey);
+        if (keyInBody != null) {
+            headerKey = null;
+        }
         // Refused here, with IllegalStateException, once the client is closed.
         try (Watchdog.Blocking guard = watchdog.blocking()) {
             CallPolicy.Run run = policy.start(request.key(), deadline);
@@ -168,7 +178,7 @@ public final class IdempotentClient implements AutoCloseable {
                 Decision decision;
                 try {
                     int attempt = run.attempts();
-                    HttpRequest prepared = transport.request(request, headerKey, attempt, timeout.get());
+                    HttpRequest prepared = transport.request(request, body, headerKey, attempt, timeout.get());
                     Exchange answer = guard.attempt(timeout.get(), () -> transport.send(prepared));
                     decision = classifier.classify(answer, attempt);
                 } catch (Watchdog.Closed closedDuringCall) {
@@ -204,6 +214,11 @@ public final class IdempotentClient implements AutoCloseable {
         }
     }
 
+    /** The body every attempt sends: the request's, with the key written in when it goes in the body. */
+    private byte[] body(IdempotentRequest request, String key) {
+        return keyInBody == null ? request.body() : keyInBody.write(request.body(), key);
+    }
+
     /** Ends a blocking call the client's close() cut short: one {@code cancelled} outcome, ended by the close. */
     private static IllegalStateException closed(CallPolicy.Run run, IdempotentRequest request,
             Watchdog.Closed closedDuringCall) {
@@ -227,7 +242,8 @@ public final class IdempotentClient implements AutoCloseable {
      *
      * @param request the operation
      * @return the call's future
-     * @throws IllegalArgumentException when the key form cannot carry the key (nothing is sent)
+     * @throws IllegalArgumentException when the key form cannot carry the key, or keyInBody cannot
+     *     write it into the body (nothing is sent)
      * @throws IllegalStateException    when the client is closed
      */
     public CompletableFuture<IdempotentResponse> sendAsync(IdempotentRequest request) {
@@ -242,7 +258,8 @@ public final class IdempotentClient implements AutoCloseable {
      * @param request  the operation
      * @param deadline when the call must have ended, on the client's clock
      * @return the call's future
-     * @throws IllegalArgumentException when the key form cannot carry the key (nothing is sent)
+     * @throws IllegalArgumentException when the key form cannot carry the key, or keyInBody cannot
+     *     write it into the body (nothing is sent)
      * @throws IllegalStateException    when the client is closed
      */
     public CompletableFuture<IdempotentResponse> sendAsync(IdempotentRequest request, Instant deadline) {
@@ -252,8 +269,10 @@ public final class IdempotentClient implements AutoCloseable {
     private CompletableFuture<IdempotentResponse> sendAsync(IdempotentRequest request, Optional<Instant> deadline) {
         Objects.requireNonNull(request, "request");
         String headerKey = keyForm.encode(request.key());
+        byte[] body = body(request, headerKey);
         ensureOpen();
-        AsyncCall call = new AsyncCall(request, headerKey, policy.start(request.key(), deadline));
+        AsyncCall call = new AsyncCall(request, body, keyInBody == null ? headerKey : null,
+                policy.start(request.key(), deadline));
         inFlight.add(call);
         call.result.whenComplete((response, failure) -> inFlight.remove(call));
         if (closed) {
@@ -365,6 +384,7 @@ public final class IdempotentClient implements AutoCloseable {
     private final class AsyncCall {
         final CallFuture result = new CallFuture();
         private final IdempotentRequest request;
+        private final byte[] body;
         private final String headerKey;
         private final CallPolicy.Run run;
         /** The request or the wait now running, so a cancellation can abandon it. */
@@ -372,8 +392,9 @@ public final class IdempotentClient implements AutoCloseable {
         /** Set once the call was ended from outside: nothing the client started may continue it. */
         private volatile boolean stopped;
 
-        AsyncCall(IdempotentRequest request, String headerKey, CallPolicy.Run run) {
+        AsyncCall(IdempotentRequest request, byte[] body, String headerKey, CallPolicy.Run run) {
             this.request = request;
+            this.body = body;
             this.headerKey = headerKey;
             this.run = run;
             result.call = this;
@@ -390,7 +411,8 @@ public final class IdempotentClient implements AutoCloseable {
                     return;
                 }
                 int attempt = run.attempts();
-                CompletableFuture<Exchange> sent = transport.sendAsync(request, headerKey, attempt, timeout.get());
+                CompletableFuture<Exchange> sent = transport.sendAsync(request, body, headerKey, attempt,
+                        timeout.get());
                 // Held before anything is chained on it: cancelling it cancels the exchange itself.
                 current = sent;
                 if (stopped) {
@@ -541,6 +563,7 @@ public final class IdempotentClient implements AutoCloseable {
         private boolean logEvents = true;
         private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
         private RetryBudget retryBudget;
+        private KeyInBody keyInBody;
 
         private Builder() {
         }
@@ -599,6 +622,26 @@ public final class IdempotentClient implements AutoCloseable {
                 throw new IllegalArgumentException("keyHeader must be a header name (visible ASCII, no colon)");
             }
             this.keyHeader = keyHeader;
+            return this;
+        }
+
+        /**
+         * Sends the key in the JSON body instead of a header, for a provider that reads it there (Square's
+         * {@code /idempotency_key}). On every attempt the client writes the call's key at {@code jsonPointer} as a
+         * JSON string, adding the member (and any object on its path) when absent: the member is spliced into the
+         * body's text and every other byte is kept. No key header is sent. The key must pass
+         * {@link KeyForm#TOKEN}'s rules; {@link #build()} refuses {@link KeyForm#STRUCTURED} with it.
+         *
+         * <p>Before any attempt, the call fails with {@link IllegalArgumentException} naming the pointer (never a
+         * value) when the body is not a JSON object, the pointer goes through an array or another non-object, or
+         * the body already holds another value there. A body that already holds the call's key there is sent as is.
+         *
+         * @param jsonPointer an RFC 6901 JSON pointer into the body, such as {@code /idempotency_key}
+         * @return this builder
+         * @throws IllegalArgumentException when it is not a JSON pointer, or points at the whole body
+         */
+        public Builder keyInBody(String jsonPointer) {
+            this.keyInBody = new KeyInBody(Objects.requireNonNull(jsonPointer, "jsonPointer"));
             return this;
         }
 
@@ -822,8 +865,8 @@ public final class IdempotentClient implements AutoCloseable {
          * A client holding the current values.
          *
          * @return the client
-         * @throws IllegalArgumentException if baseDelay exceeds maxDelay, maxBodyBytes is out of its range, or the
-         *     HTTP client follows redirects
+         * @throws IllegalArgumentException if baseDelay exceeds maxDelay, maxBodyBytes is out of its range, the
+         *     HTTP client follows redirects, or keyInBody is set with {@link KeyForm#STRUCTURED}
          */
         public IdempotentClient build() {
             if (maxBodyBytes < 1 || maxBodyBytes > MAX_BODY_BYTES_LIMIT) {
@@ -831,6 +874,10 @@ public final class IdempotentClient implements AutoCloseable {
             }
             if (baseDelay.compareTo(maxDelay) > 0) {
                 throw new IllegalArgumentException("baseDelay must not exceed maxDelay");
+            }
+            if (keyInBody != null && keyForm == KeyForm.STRUCTURED) {
+                throw new IllegalArgumentException("keyInBody writes the key as a JSON string: use KeyForm.TOKEN, not"
+                        + " STRUCTURED");
             }
             if (httpClient != null && httpClient.followRedirects() != HttpClient.Redirect.NEVER) {
                 throw new IllegalArgumentException("httpClient must not follow redirects (use HttpClient.Redirect.NEVER)");

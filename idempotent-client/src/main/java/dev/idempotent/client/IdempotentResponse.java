@@ -1,5 +1,7 @@
 package dev.idempotent.client;
 
+import com.fasterxml.jackson.core.JsonPointer;
+import dev.idempotent.client.internal.JsonField;
 import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -105,6 +107,29 @@ public final class IdempotentResponse {
      */
     public Optional<String> resourceId() {
         return resourceId;
+    }
+
+    /**
+     * Reads one value from the kept body, for a {@link ResponseRule} that decides by a field (a provider's error code)
+     * or names the resource ({@link Verdict#replay(String, String)}). Streamed, never built into a tree: a string
+     * is returned as its value, a number as its JSON text as written ({@code 1.50} stays {@code 1.50}), a boolean as
+     * {@code true} or {@code false}. Empty for null, an object or an array there, for no match, for a body that does
+     * not parse, and for a {@link #bodyTruncated() truncated} body (what was cut may have held another value). A
+     * name given twice is read as its last value.
+     *
+     * @param jsonPointer an RFC 6901 JSON pointer, such as {@code /error/code}
+     * @return the value's text, or empty
+     * @throws IllegalArgumentException when {@code jsonPointer} is not a JSON pointer
+     */
+    public Optional<String> field(String jsonPointer) {
+        Objects.requireNonNull(jsonPointer, "jsonPointer");
+        JsonPointer pointer;
+        try {
+            pointer = JsonPointer.compile(jsonPointer);
+        } catch (IllegalArgumentException notAPointer) {
+            throw new IllegalArgumentException("not a JSON pointer (RFC 6901): " + jsonPointer);
+        }
+        return bodyTruncated ? Optional.empty() : JsonField.find(body, pointer);
     }
 
     /** {@return attempts this call made, the one that got this answer included} */

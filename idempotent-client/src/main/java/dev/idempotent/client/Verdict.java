@@ -25,6 +25,21 @@ public sealed interface Verdict {
     }
 
     /**
+     * As {@link #replay(String)}, naming the resource the earlier success created (GoCardless's 409 names it under
+     * {@code links.conflicting_resource_id}): the call ends with {@link IdempotentResponse#replayed()} true and this
+     * {@link IdempotentResponse#resourceId()}, whatever the client's resource id pointer reads.
+     *
+     * @param reason     why
+     * @param resourceId the existing resource's id, such as {@code response.field("/error/links/conflicting_resource_id")}
+     * @return the verdict
+     * @throws IllegalArgumentException when {@code resourceId} is blank
+     */
+    static Verdict replay(String reason, String resourceId) {
+        Objects.requireNonNull(resourceId, "resourceId");
+        return new Replay(reason, Optional.of(resourceId));
+    }
+
+    /**
      * This attempt made the operation happen. Ends the call.
      *
      * @param reason why
@@ -70,16 +85,31 @@ public sealed interface Verdict {
     /**
      * The answer reports an earlier success.
      *
-     * @param reason why
+     * @param reason     why
+     * @param resourceId the resource it created, when the rule read it; empty to keep what the client's pointer reads
      */
-    record Replay(String reason) implements Verdict {
+    record Replay(String reason, Optional<String> resourceId) implements Verdict {
         /**
-         * Checks for null.
+         * Checks for nulls and a blank id.
          *
-         * @param reason why
+         * @param reason     why
+         * @param resourceId the resource's id, or empty
          */
         public Replay {
             Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(resourceId, "resourceId");
+            if (resourceId.isPresent() && resourceId.get().isBlank()) {
+                throw new IllegalArgumentException("resourceId must not be blank");
+            }
+        }
+
+        /**
+         * A replay that names no resource of its own.
+         *
+         * @param reason why
+         */
+        public Replay(String reason) {
+            this(reason, Optional.empty());
         }
     }
 

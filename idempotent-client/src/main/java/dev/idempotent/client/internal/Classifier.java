@@ -156,7 +156,7 @@ public final class Classifier {
 
     private Decision decide(Verdict verdict, Exchange answer, Optional<String> resourceId, int attempt) {
         if (verdict instanceof Verdict.Replay r) {
-            return done(answer, true, resourceId, attempt, r.reason());
+            return done(answer, true, r.resourceId().or(() -> resourceId), attempt, r.reason());
         }
         if (verdict instanceof Verdict.Created c) {
             return done(answer, false, resourceId, attempt, c.reason());

@@ -102,17 +102,18 @@ public final class Transport {
      * returned future cancels the exchange (the JDK aborts it) and abandons the body.
      *
      * @param request    the operation
-     * @param headerKey  the key as its form writes it
+     * @param requestBody the body to send (the request's, or it with the key written in)
+     * @param headerKey  the key as its form writes it; null when the key is in the body
      * @param attempt    which attempt of the call this is, from 1
      * @param timeout    the budget for this attempt
      * @return the answer, or a future failed with the transport's {@link IOException} (possibly wrapped in a
      *     {@link java.util.concurrent.CompletionException})
      */
-    public CompletableFuture<Exchange> sendAsync(IdempotentRequest request, String headerKey, int attempt,
-            Duration timeout) {
+    public CompletableFuture<Exchange> sendAsync(IdempotentRequest request, byte[] requestBody, String headerKey,
+            int attempt, Duration timeout) {
         LimitedBody body = new LimitedBody(maxBodyBytes);
         CompletableFuture<HttpResponse<LimitedBody.Read>> exchange =
-                client.sendAsync(request(request, headerKey, attempt, timeout), body);
+                client.sendAsync(request(request, requestBody, headerKey, attempt, timeout), body);
         // A stage chained on the exchange would not pass a cancel back to it; this future does.
         CompletableFuture<Exchange> answer = new CompletableFuture<>() {
             @Override
@@ -140,13 +141,16 @@ public final class Transport {
      * watched, so the watchdog never interrupts the caller's customizer.
      *
      * @param request   the operation
-     * @param headerKey the key as its {@link dev.idempotent.client.KeyForm} writes it
+     * @param body      the body to send (the request's, or it with the key written in)
+     * @param headerKey the key as its {@link dev.idempotent.client.KeyForm} writes it; null when the key is in the
+     *                  body, and no key header is sent
      * @param attempt   which attempt of the call this is, from 1
      * @param timeout   the budget for this attempt; the JDK's request timeout, which stops at the headers
      * @return the request to send
      * @throws IllegalArgumentException naming a header whose value the customizer set wrong
      */
-    public HttpRequest request(IdempotentRequest request, String headerKey, int attempt, Duration timeout) {
+    public HttpRequest request(IdempotentRequest request, byte[] body, String headerKey, int attempt,
+            Duration timeout) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri());
         if (customizer != null) {
             customizer.customize(new CheckedHeaders(builder), request.key(), attempt);
@@ -160,12 +164,13 @@ public final class Transport {
                 builder.header(header.getKey(), header.getValue());
             }
         }
-        byte[] body = request.body();
         request.contentType().ifPresent(type -> builder.setHeader("Content-Type", type));
+        if (headerKey != null) {
+            builder.setHeader(keyHeader, headerKey);
+        }
         return builder
                 .uri(request.uri())
                 .timeout(timeout)
-                .setHeader(keyHeader, headerKey)
                 .method(request.method(), body.length == 0 && request.contentType().isEmpty()
                         ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
