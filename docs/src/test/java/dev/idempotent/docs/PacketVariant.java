@@ -1556,7 +1556,7 @@ public final class PacketVariant {
                 name("rootparam", "baseUri", Style.CAMEL, "{{api|service|server}} {{root|origin|home}}"),
                 name("postmethod", "postGrant", Style.CAMEL, "{{send|submit|place}} ${noun}"),
                 name("handlemethod", "handleSeatRequested", Style.CAMEL, "{{handle|on|process}} ${eventclass}"),
-                name("capvar", "maxAttempts", Style.CAMEL, "{{attempt|try}} {{cap|budget|ceiling}}"),
+                name("capvar", "maxAttempts", Style.CAMEL, "{{attempt|try}} {{cap|quota|ceiling}}"),
                 name("waitvar", "backoffMs", Style.CAMEL, "{{pause|nap|sleep}} {{ms|millis}}"),
                 name("failcode", "grant_failed", Style.SNAKE, "${verb} {{refused|declined|denied}}"),
                 name("giveupcode", "exhausted_retries", Style.SNAKE, "{{attempts|tries}} {{spent|gone|depleted}}"),
