@@ -3,19 +3,15 @@ package dev.idempotent.client;
 import com.fasterxml.jackson.core.JsonPointer;
 import dev.idempotent.client.IdempotentListener.OutcomeEvent;
 import dev.idempotent.client.internal.CallPolicy;
-import dev.idempotent.client.internal.CallPolicy.Step;
+import dev.idempotent.client.internal.CallRunner;
 import dev.idempotent.client.internal.Classifier;
 import dev.idempotent.client.internal.ClientEvents;
-import dev.idempotent.client.internal.Decision;
-import dev.idempotent.client.internal.Exchange;
+import dev.idempotent.client.internal.JdkTransport;
 import dev.idempotent.client.internal.KeyInBody;
 import dev.idempotent.client.internal.OwnedResources;
-import dev.idempotent.client.internal.Transport;
 import dev.idempotent.client.internal.Watchdog;
 import io.github.resilience4j.retry.Retry;
-import java.io.IOException;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,15 +19,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeoutException;
 import java.util.function.DoubleSupplier;
-import java.util.function.Supplier;
 
 /**
  * Sends one operation until it is known to have happened once, for any JSON API that takes an idempotency key:
@@ -78,34 +68,24 @@ public final class IdempotentClient implements AutoCloseable {
     /** The largest array a JVM reliably allocates. */
     private static final long MAX_BODY_BYTES_LIMIT = Integer.MAX_VALUE - 8;
 
-    private final KeyForm keyForm;
-    /** Where the key goes in the body; null when it goes in the key header. */
-    private final KeyInBody keyInBody;
     private final OwnedResources owned;
-    private final Transport transport;
-    private final Classifier classifier;
     private final CallPolicy policy;
-    private final Sleeper sleeper;
-    private final Scheduler scheduler;
-    private final Watchdog watchdog;
-    private final Set<AsyncCall> inFlight = ConcurrentHashMap.newKeySet();
-    private volatile boolean closed;
+    /** The call's state machine: attempts, waits, the watchdog, the calls in flight. */
+    private final CallRunner runner;
 
     private IdempotentClient(Builder b) {
-        this.keyForm = b.keyForm;
-        this.keyInBody = b.keyInBody;
-        this.sleeper = b.sleeper;
-        this.owned = new OwnedResources(b.httpClient == null, b.connectTimeout, b.retryName);
-        this.scheduler = b.scheduler != null ? b.scheduler : owned;
-        this.watchdog = new Watchdog(owned.threadPrefix() + "-watchdog");
-        HttpClient client = b.httpClient != null ? b.httpClient : owned.client();
-        this.transport = new Transport(client, b.keyHeader, b.customizer, (int) b.maxBodyBytes);
-        this.classifier = new Classifier(b.rules, b.resourceIdPointer.map(JsonPointer::compile));
+        boolean ownClient = b.httpClient == null && b.transport == null;
+        this.owned = new OwnedResources(ownClient, b.connectTimeout, b.retryName);
+        Transport transport = b.transport != null ? b.transport
+                : new JdkTransport(b.httpClient != null ? b.httpClient : owned.client(), b.customizer);
         this.policy = new CallPolicy(
                 new CallPolicy.Limits(b.retryName, b.maxAttempts, b.baseDelay, b.maxDelay, b.retryAfterCap,
                         b.callTimeout, b.attemptTimeout),
                 new ClientEvents(b.listener, b.logEvents), b.clock, b.random,
                 b.retryBudget == null ? null : b.retryBudget.bucket());
+        this.runner = new CallRunner(transport, b.keyHeader, b.keyForm, b.keyInBody, (int) b.maxBodyBytes,
+                new Classifier(b.rules, b.resourceIdPointer.map(JsonPointer::compile)), policy, b.sleeper,
+                b.scheduler != null ? b.scheduler : owned, new Watchdog(owned.threadPrefix() + "-watchdog"));
     }
 
     /** {@return a builder holding every default} */
@@ -139,7 +119,7 @@ public final class IdempotentClient implements AutoCloseable {
      * @throws IllegalStateException        when the client is closed, or was closed during the call
      */
     public IdempotentResponse send(IdempotentRequest request) {
-        return send(request, Optional.empty());
+        return runner.send(request, Optional.empty());
     }
 
     /**
@@ -157,74 +137,7 @@ public final class IdempotentClient implements AutoCloseable {
      * @throws IllegalStateException        when the client is closed, or was closed during the call
      */
     public IdempotentResponse send(IdempotentRequest request, Instant deadline) {
-        return send(request, Optional.of(Objects.requireNonNull(deadline, "deadline")));
-    }
-
-    private IdempotentResponse send(IdempotentRequest request, Optional<Instant> deadline) {
-        Objects.requireNonNull(request, "request");
-        String headerKey = keyForm.encode(request.key());
-        byte[] body = body(request, headerKey);
-        if (keyInBody != null) {
-            headerKey = null;
-        }
-        // Refused here, with IllegalStateException, once the client is closed.
-        try (Watchdog.Blocking guard = watchdog.blocking()) {
-            CallPolicy.Run run = policy.start(request.key(), deadline);
-            while (true) {
-                Optional<Duration> timeout = run.begin();
-                if (timeout.isEmpty()) {
-                    throw run.outOfTime();
-                }
-                Decision decision;
-                try {
-                    int attempt = run.attempts();
-                    HttpRequest prepared = transport.request(request, body, headerKey, attempt, timeout.get());
-                    Exchange answer = guard.attempt(timeout.get(), () -> transport.send(prepared));
-                    decision = classifier.classify(answer, attempt);
-                } catch (Watchdog.Closed closedDuringCall) {
-                    throw closed(run, request, closedDuringCall);
-                } catch (IOException failure) {
-                    decision = classifier.classify(failure);
-                } catch (InterruptedException interrupted) {
-                    throw run.interrupted(interrupted);
-                } catch (RuntimeException callersCode) {
-                    // A customizer or a rule threw: report the call, then rethrow as is.
-                    run.failed(callersCode);
-                    throw callersCode;
-                }
-                Step step = run.settle(decision);
-                if (step instanceof Step.Finished f) {
-                    return f.response();
-                }
-                if (step instanceof Step.Failed f) {
-                    throw f.failure();
-                }
-                Duration delay = ((Step.Wait) step).delay();
-                try {
-                    guard.await(() -> {
-                        sleeper.sleep(delay);
-                        return null;
-                    });
-                } catch (Watchdog.Closed closedDuringCall) {
-                    throw closed(run, request, closedDuringCall);
-                } catch (InterruptedException interrupted) {
-                    throw run.interrupted(interrupted);
-                }
-            }
-        }
-    }
-
-    /** The body every attempt sends: the request's, with the key written in when it goes in the body. */
-    private byte[] body(IdempotentRequest request, String key) {
-        return keyInBody == null ? request.body() : keyInBody.write(request.body(), key);
-    }
-
-    /** Ends a blocking call the client's close() cut short: one {@code cancelled} outcome, ended by the close. */
-    private static IllegalStateException closed(CallPolicy.Run run, IdempotentRequest request,
-            Watchdog.Closed closedDuringCall) {
-        run.cancel(OutcomeEvent.CLOSE);
-        return new IllegalStateException("the IdempotentClient was closed during the call for key " + request.key(),
-                closedDuringCall.getCause());
+        return runner.send(request, Optional.of(Objects.requireNonNull(deadline, "deadline")));
     }
 
     /**
@@ -247,7 +160,7 @@ public final class IdempotentClient implements AutoCloseable {
      * @throws IllegalStateException    when the client is closed
      */
     public CompletableFuture<IdempotentResponse> sendAsync(IdempotentRequest request) {
-        return sendAsync(request, Optional.empty());
+        return runner.sendAsync(request, Optional.empty());
     }
 
     /**
@@ -263,25 +176,7 @@ public final class IdempotentClient implements AutoCloseable {
      * @throws IllegalStateException    when the client is closed
      */
     public CompletableFuture<IdempotentResponse> sendAsync(IdempotentRequest request, Instant deadline) {
-        return sendAsync(request, Optional.of(Objects.requireNonNull(deadline, "deadline")));
-    }
-
-    private CompletableFuture<IdempotentResponse> sendAsync(IdempotentRequest request, Optional<Instant> deadline) {
-        Objects.requireNonNull(request, "request");
-        String headerKey = keyForm.encode(request.key());
-        byte[] body = body(request, headerKey);
-        ensureOpen();
-        AsyncCall call = new AsyncCall(request, body, keyInBody == null ? headerKey : null,
-                policy.start(request.key(), deadline));
-        inFlight.add(call);
-        call.result.whenComplete((response, failure) -> inFlight.remove(call));
-        if (closed) {
-            // close() ran between ensureOpen() and registering this call and may not have seen it.
-            call.closeNow();
-        } else {
-            call.next();
-        }
-        return call.result;
+        return runner.sendAsync(request, Optional.of(Objects.requireNonNull(deadline, "deadline")));
     }
 
     /**
@@ -294,231 +189,8 @@ public final class IdempotentClient implements AutoCloseable {
      */
     @Override
     public void close() {
-        closed = true;
-        watchdog.close();
-        for (AsyncCall call : inFlight) {
-            call.closeNow();
-        }
+        runner.close();
         owned.close();
-    }
-
-    private void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("this IdempotentClient is closed");
-        }
-    }
-
-    /** How a future completed exceptionally from outside ended its call, in {@link OutcomeEvent#endedBy()}'s words. */
-    private static String endedBy(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        return cause instanceof TimeoutException
-                ? OutcomeEvent.TIMEOUT
-                : OutcomeEvent.EXCEPTION_PREFIX + cause.getClass().getName();
-    }
-
-    /**
-     * The future {@code sendAsync} returns. The client completes it through {@link #finish} and {@link #fail};
-     * anyone else who completes it first ends the call, so its one outcome is reported before any thread waiting on
-     * the future wakes (as Failsafe's {@code FailsafeFuture} does).
-     */
-    private static final class CallFuture extends CompletableFuture<IdempotentResponse> {
-        private AsyncCall call;
-
-        void finish(IdempotentResponse response) {
-            super.complete(response);
-        }
-
-        void fail(Throwable failure) {
-            super.completeExceptionally(failure);
-        }
-
-        @Override
-        public boolean complete(IdempotentResponse value) {
-            endFromOutside(OutcomeEvent.COMPLETED);
-            return super.complete(value);
-        }
-
-        @Override
-        public boolean completeExceptionally(Throwable failure) {
-            // orTimeout and completeOnTimeout complete through these public methods too.
-            endFromOutside(endedBy(failure));
-            return super.completeExceptionally(failure);
-        }
-
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            endFromOutside(OutcomeEvent.CANCEL);
-            return super.cancel(mayInterruptIfRunning);
-        }
-
-        @Override
-        public CompletableFuture<IdempotentResponse> completeAsync(Supplier<? extends IdempotentResponse> supplier,
-                Executor executor) {
-            // The JDK completes it later through a method no override sees: the call ends now, as for complete. (The
-            // one-argument form calls this one.)
-            endFromOutside(OutcomeEvent.COMPLETED);
-            return super.completeAsync(supplier, executor);
-        }
-
-        @Override
-        public void obtrudeValue(IdempotentResponse value) {
-            endFromOutside(OutcomeEvent.COMPLETED);
-            super.obtrudeValue(value);
-        }
-
-        @Override
-        public void obtrudeException(Throwable failure) {
-            endFromOutside(endedBy(failure));
-            super.obtrudeException(failure);
-        }
-
-        private void endFromOutside(String endedBy) {
-            if (!isDone()) {
-                call.stop(endedBy);
-            }
-        }
-    }
-
-    /** One asynchronous call: a chain of attempts and waits, each started when the previous one completes. */
-    private final class AsyncCall {
-        final CallFuture result = new CallFuture();
-        private final IdempotentRequest request;
-        private final byte[] body;
-        private final String headerKey;
-        private final CallPolicy.Run run;
-        /** The request or the wait now running, so a cancellation can abandon it. */
-        private volatile CompletableFuture<?> current;
-        /** Set once the call was ended from outside: nothing the client started may continue it. */
-        private volatile boolean stopped;
-
-        AsyncCall(IdempotentRequest request, byte[] body, String headerKey, CallPolicy.Run run) {
-            this.request = request;
-            this.body = body;
-            this.headerKey = headerKey;
-            this.run = run;
-            result.call = this;
-        }
-
-        void next() {
-            if (stopped || result.isDone()) {
-                return;
-            }
-            try {
-                Optional<Duration> timeout = run.begin();
-                if (timeout.isEmpty()) {
-                    result.fail(run.outOfTime());
-                    return;
-                }
-                int attempt = run.attempts();
-                CompletableFuture<Exchange> sent = transport.sendAsync(request, body, headerKey, attempt,
-                        timeout.get());
-                // Held before anything is chained on it: cancelling it cancels the exchange itself.
-                current = sent;
-                if (stopped) {
-                    // stop() ran between the check above and this attempt's start and may have missed it.
-                    sent.cancel(true);
-                    return;
-                }
-                // The attempt as this call sees it: the transport's answer, or the watchdog's timeout at the budget.
-                CompletableFuture<Exchange> answered = new CompletableFuture<>();
-                sent.whenComplete((answer, failure) -> {
-                    if (failure == null) {
-                        answered.complete(answer);
-                    } else {
-                        answered.completeExceptionally(failure);
-                    }
-                });
-                watchdog.watch(answered, sent, timeout.get());
-                answered.thenApply(answer -> classifier.classify(answer, attempt))
-                        .exceptionally(this::classifyFailure)
-                        .whenComplete((decision, failure) -> {
-                            if (failure != null) {
-                                fail(failure);
-                            } else {
-                                settle(decision);
-                            }
-                        });
-            } catch (RuntimeException e) {
-                // The caller's customizer threw: that ends the call with its own exception, as in send.
-                fail(e);
-            }
-        }
-
-        private Decision classifyFailure(Throwable failure) {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            if (cause instanceof IOException io) {
-                return classifier.classify(io);
-            }
-            throw failure instanceof CompletionException c ? c : new CompletionException(cause);
-        }
-
-        private void settle(Decision decision) {
-            if (stopped || result.isDone()) {
-                return;
-            }
-            Step step = run.settle(decision);
-            if (step instanceof Step.Finished f) {
-                result.finish(f.response());
-            } else if (step instanceof Step.Failed f) {
-                result.fail(f.failure());
-            } else if (step instanceof Step.Ended) {
-                // Whoever ended the call reported its outcome and completes (or completed) the future.
-                return;
-            } else {
-                CompletableFuture<Void> wait = scheduler.delay(((Step.Wait) step).delay());
-                current = wait;
-                if (stopped) {
-                    wait.cancel(true);
-                    return;
-                }
-                wait.whenComplete((ignored, failure) -> {
-                    if (failure != null) {
-                        fail(failure);
-                    } else {
-                        next();
-                    }
-                });
-            }
-        }
-
-        private void fail(Throwable failure) {
-            if (stopped || result.isDone()) {
-                return;
-            }
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            // Not a transport failure (those are decisions): report the call once, unless it already ended.
-            run.failed(cause);
-            result.fail(cause);
-        }
-
-        /**
-         * The client is closing: end the call as closed and fail its future with {@link IllegalStateException}, as a
-         * blocking call ends, unless the call had already ended (its answer or failure is on its way to the future,
-         * and the caller gets that).
-         */
-        void closeNow() {
-            if (stop(OutcomeEvent.CLOSE)) {
-                result.fail(new IllegalStateException("the IdempotentClient was closed during the call for key "
-                        + request.key(), watchdog.closedBy()));
-            }
-        }
-
-        /**
-         * The call was ended from outside: report it as {@code endedBy}, unless it had already ended, and drop the
-         * request or the wait that is running.
-         */
-        boolean stop(String endedBy) {
-            stopped = true;
-            boolean reported = run.cancel(endedBy);
-            CompletableFuture<?> running = current;
-            if (running != null) {
-                running.cancel(true);
-            }
-            return reported;
-        }
     }
 
     /**
@@ -551,6 +223,8 @@ public final class IdempotentClient implements AutoCloseable {
         private Duration maxDelay = Duration.ofSeconds(2);
         private Duration retryAfterCap = Duration.ofSeconds(10);
         private Duration connectTimeout = Duration.ofSeconds(2);
+        private boolean connectTimeoutSet;
+        private Transport transport;
         private IdempotentListener listener = IdempotentListener.NONE;
         /** None by default: no builder is wrapped for a customizer that would add nothing. */
         private AttemptCustomizer customizer;
@@ -607,6 +281,25 @@ public final class IdempotentClient implements AutoCloseable {
          */
         public Builder httpClient(HttpClient httpClient) {
             this.httpClient = Objects.requireNonNull(httpClient, "httpClient");
+            return this;
+        }
+
+        /**
+         * Sends every attempt through {@code transport} instead of the JDK's {@code HttpClient}: OkHttp with
+         * {@code dev.idempotent.client.okhttp.OkHttpTransport}, Spring's {@code RestClient} with
+         * {@code dev.idempotent.client.spring.RestClientTransport}, so the service's own stack, pool and
+         * interceptors carry the calls. Everything else (the key, classification, backoff, the body limit, the
+         * deadlines, {@code close()}) stays the client's and holds on any transport. The client never closes it.
+         *
+         * <p>{@link #build()} refuses it together with {@link #httpClient(HttpClient)}, and refuses
+         * {@link #requestCustomizer(AttemptCustomizer)} (the stack's own interceptors add headers) and
+         * {@link #connectTimeout(Duration)} (the stack's client sets its own).
+         *
+         * @param transport sends one attempt
+         * @return this builder
+         */
+        public Builder transport(Transport transport) {
+            this.transport = Objects.requireNonNull(transport, "transport");
             return this;
         }
 
@@ -751,6 +444,7 @@ public final class IdempotentClient implements AutoCloseable {
          */
         public Builder connectTimeout(Duration connectTimeout) {
             this.connectTimeout = positive(connectTimeout, "connectTimeout");
+            this.connectTimeoutSet = true;
             return this;
         }
 
@@ -866,7 +560,8 @@ public final class IdempotentClient implements AutoCloseable {
          *
          * @return the client
          * @throws IllegalArgumentException if baseDelay exceeds maxDelay, maxBodyBytes is out of its range, the
-         *     HTTP client follows redirects, or keyInBody is set with {@link KeyForm#STRUCTURED}
+         *     HTTP client follows redirects, keyInBody is set with {@link KeyForm#STRUCTURED}, both httpClient and
+         *     transport are set, or a transport is set with requestCustomizer or connectTimeout
          */
         public IdempotentClient build() {
             if (maxBodyBytes < 1 || maxBodyBytes > MAX_BODY_BYTES_LIMIT) {
@@ -878,6 +573,17 @@ public final class IdempotentClient implements AutoCloseable {
             if (keyInBody != null && keyForm == KeyForm.STRUCTURED) {
                 throw new IllegalArgumentException("keyInBody writes the key as a JSON string: use KeyForm.TOKEN, not"
                         + " STRUCTURED");
+            }
+            if (transport != null && httpClient != null) {
+                throw new IllegalArgumentException("set either httpClient or transport, not both");
+            }
+            if (transport != null && customizer != null) {
+                throw new IllegalArgumentException("requestCustomizer works on the JDK's HttpClient only: with another"
+                        + " transport, add headers with that stack's own interceptors");
+            }
+            if (transport != null && connectTimeoutSet) {
+                throw new IllegalArgumentException("connectTimeout sets the JDK's HttpClient only: with another"
+                        + " transport, set it on that stack's client");
             }
             if (httpClient != null && httpClient.followRedirects() != HttpClient.Redirect.NEVER) {
                 throw new IllegalArgumentException("httpClient must not follow redirects (use HttpClient.Redirect.NEVER)");

@@ -1,7 +1,7 @@
 /**
  * Idempotent retries for any JSON API: one request, the caller's key on every attempt, answers classified into
  * replay, created, retry or reject, full-jitter backoff with {@code Retry-After} honoured, on the caller's
- * {@link java.net.http.HttpClient}.
+ * {@link java.net.http.HttpClient} or any other HTTP stack through a {@link dev.idempotent.client.Transport}.
  *
  * <p>Start at {@link dev.idempotent.client.IdempotentClient#builder()}; a call is an
  * {@link dev.idempotent.client.IdempotentRequest} and ends with an {@link dev.idempotent.client.IdempotentResponse}

@@ -53,7 +53,7 @@ public final class OwnedResources implements Scheduler, AutoCloseable {
         this.threadPrefix = threadPrefix + "-" + id;
         if (ownClient) {
             this.httpExecutor = Executors.newCachedThreadPool(daemon(this.threadPrefix + "-http-", threads));
-            this.client = Transport.newClient(connectTimeout, httpExecutor);
+            this.client = JdkTransport.newClient(connectTimeout, httpExecutor);
         } else {
             this.httpExecutor = null;
             this.client = null;

@@ -1,6 +1,10 @@
 /**
- * The client's moving parts, each testable alone: {@link dev.idempotent.client.internal.Transport} (one HTTP
- * exchange, no policy), {@link dev.idempotent.client.internal.Classifier} (what an answer means),
+ * The client's moving parts, each testable alone: {@link dev.idempotent.client.internal.CallRunner} (the call's
+ * state machine, sync and async, above any transport), {@link dev.idempotent.client.internal.JdkTransport} (one HTTP
+ * exchange on the JDK's client, no policy), {@link dev.idempotent.client.internal.Watchdog} (attempt budgets and
+ * {@code close()}, from outside the transport), {@link dev.idempotent.client.internal.KeyInBody} and
+ * {@link dev.idempotent.client.internal.JsonField} (the key into a body, a value out of one, streamed),
+ * {@link dev.idempotent.client.internal.Classifier} (what an answer means),
  * {@link dev.idempotent.client.internal.Backoff} (how long to wait, or stop),
  * {@link dev.idempotent.client.internal.ClientEvents} (one structured event and one listener call per attempt and per
  * outcome), {@link dev.idempotent.client.internal.CallPolicy} (the one policy the sync and async loops share, on one

@@ -46,19 +46,19 @@ class LimitedBodyTest {
         return List.of(ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
     }
 
-    private static Transport.LimitedBody.Read read(HttpResponse.BodySubscriber<Transport.LimitedBody.Read> s)
+    private static JdkTransport.LimitedBody.Read read(HttpResponse.BodySubscriber<JdkTransport.LimitedBody.Read> s)
             throws Exception {
         return s.getBody().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
     @Test
     void aBodyWithinTheLimitIsWhole() throws Exception {
-        HttpResponse.BodySubscriber<Transport.LimitedBody.Read> body = new Transport.LimitedBody(12).apply(null);
+        HttpResponse.BodySubscriber<JdkTransport.LimitedBody.Read> body = new JdkTransport.LimitedBody(12).apply(null);
         body.onSubscribe(subscription);
         body.onNext(chunk("{\"id\":"));
         body.onNext(chunk("\"o_1\"}"));
         body.onComplete();
-        Transport.LimitedBody.Read r = read(body);
+        JdkTransport.LimitedBody.Read r = read(body);
         assertArrayEquals("{\"id\":\"o_1\"}".getBytes(StandardCharsets.UTF_8), r.bytes());
         assertFalse(r.truncated(), "exactly the limit is not truncated");
         assertFalse(subscription.isCancelled());
@@ -67,11 +67,11 @@ class LimitedBodyTest {
 
     @Test
     void aBodyPastTheLimitKeepsTheLimitAndCancelsTheRead() throws Exception {
-        HttpResponse.BodySubscriber<Transport.LimitedBody.Read> body = new Transport.LimitedBody(8).apply(null);
+        HttpResponse.BodySubscriber<JdkTransport.LimitedBody.Read> body = new JdkTransport.LimitedBody(8).apply(null);
         body.onSubscribe(subscription);
         body.onNext(List.of(ByteBuffer.wrap("{\"id\"".getBytes(StandardCharsets.UTF_8)),
                 ByteBuffer.wrap(":\"o_1\"}".getBytes(StandardCharsets.UTF_8))));
-        Transport.LimitedBody.Read r = read(body);
+        JdkTransport.LimitedBody.Read r = read(body);
         assertArrayEquals("{\"id\":\"o".getBytes(StandardCharsets.UTF_8), r.bytes());
         assertTrue(r.truncated());
         assertTrue(subscription.cancelled.await(10, TimeUnit.SECONDS), "the rest is not read");
@@ -83,8 +83,8 @@ class LimitedBodyTest {
 
     @Test
     void anAbandonedBodyCancelsTheReadEvenBeforeItStarts() {
-        Transport.LimitedBody limited = new Transport.LimitedBody(8);
-        HttpResponse.BodySubscriber<Transport.LimitedBody.Read> body = limited.apply(null);
+        JdkTransport.LimitedBody limited = new JdkTransport.LimitedBody(8);
+        HttpResponse.BodySubscriber<JdkTransport.LimitedBody.Read> body = limited.apply(null);
         limited.abandon();
         body.onSubscribe(subscription);
         assertTrue(subscription.isCancelled(), "a body given up before it started is cancelled on arrival");
@@ -93,8 +93,8 @@ class LimitedBodyTest {
 
     @Test
     void anAbandonedBodyMidReadCancelsItAndKeepsNothingMore() throws Exception {
-        Transport.LimitedBody limited = new Transport.LimitedBody(100);
-        HttpResponse.BodySubscriber<Transport.LimitedBody.Read> body = limited.apply(null);
+        JdkTransport.LimitedBody limited = new JdkTransport.LimitedBody(100);
+        HttpResponse.BodySubscriber<JdkTransport.LimitedBody.Read> body = limited.apply(null);
         body.onSubscribe(subscription);
         body.onNext(chunk("{\"id\":"));
         limited.abandon();

@@ -1,7 +1,7 @@
 package dev.idempotent.client.internal;
 
 import dev.idempotent.client.AttemptCustomizer;
-import dev.idempotent.client.IdempotentRequest;
+import dev.idempotent.client.Transport;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -9,47 +9,39 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One HTTP exchange over {@code java.net.http}, and nothing else: no retry, no classification, no sleeping.
- * Thread-safe; one per client.
+ * The default {@link Transport}: one HTTP exchange over {@code java.net.http}, and nothing else: no retry, no
+ * classification, no sleeping. Thread-safe; one per client. Besides the asynchronous {@link #send(Attempt)} every
+ * transport has, it sends a blocking call on the caller's thread ({@link #sendBlocking}), which the watchdog
+ * interrupts: the JDK then cancels the exchange, with no thread hop.
  *
  * <p>A client this library builds speaks HTTP/1.1 (an h2c upgrade on plain http would only add a failure mode) and
  * never follows redirects: a redirected POST goes somewhere the key was not made for, outside the classifier. Leave
  * {@code jdk.httpclient.enableAllMethodRetry} unset: with it, the JDK resends a POST by itself on a dropped
  * connection, invisible to the classifier, the attempt count and the events.
  */
-public final class Transport {
+public final class JdkTransport implements Transport {
 
     private final HttpClient client;
-    private final String keyHeader;
     private final AttemptCustomizer customizer;
-    private final int maxBodyBytes;
 
     /**
      * A transport on the given client.
      *
-     * @param client       the JDK client to send with
-     * @param keyHeader    the header the key goes in
-     * @param customizer   called on every attempt's request builder before the request's and the client's headers;
-     *                     null for none
-     * @param maxBodyBytes the most of one answer's body kept; the rest is not read
+     * @param client     the JDK client to send with
+     * @param customizer called on every attempt's request builder before the attempt's headers; null for none
      */
-    public Transport(HttpClient client, String keyHeader, AttemptCustomizer customizer, int maxBodyBytes) {
+    public JdkTransport(HttpClient client, AttemptCustomizer customizer) {
         this.client = Objects.requireNonNull(client, "client");
-        this.keyHeader = Objects.requireNonNull(keyHeader, "keyHeader");
         this.customizer = customizer;
-        this.maxBodyBytes = maxBodyBytes;
     }
 
     /**
@@ -77,16 +69,17 @@ public final class Transport {
      * by the limit, and the time past the headers by the caller's {@link Watchdog}, which interrupts this thread: the
      * JDK's {@code send} then cancels the exchange, and the body is abandoned.
      *
-     * @param request the attempt's request, from {@link #request}
+     * @param request      the attempt's request, from {@link #request}
+     * @param maxBodyBytes the most of the body kept
      * @return the answer, whatever its status
      * @throws IOException          when no answer arrived (refused, reset, EOF, timeout)
      * @throws InterruptedException if the calling thread is interrupted (the JDK then cancels the exchange)
      */
-    public Exchange send(HttpRequest request) throws IOException, InterruptedException {
+    public Answer sendBlocking(HttpRequest request, int maxBodyBytes) throws IOException, InterruptedException {
         LimitedBody body = new LimitedBody(maxBodyBytes);
         boolean answered = false;
         try {
-            Exchange answer = exchange(client.send(request, body));
+            Answer answer = answer(client.send(request, body));
             answered = true;
             return answer;
         } finally {
@@ -98,24 +91,20 @@ public final class Transport {
     }
 
     /**
-     * Starts one attempt without blocking; the same request and body limit as {@link #send}. Cancelling the
+     * Starts one attempt without blocking; the same request and body limit as {@link #sendBlocking}. Cancelling the
      * returned future cancels the exchange (the JDK aborts it) and abandons the body.
      *
-     * @param request    the operation
-     * @param requestBody the body to send (the request's, or it with the key written in)
-     * @param headerKey  the key as its form writes it; null when the key is in the body
-     * @param attempt    which attempt of the call this is, from 1
-     * @param timeout    the budget for this attempt
+     * @param attempt the attempt
      * @return the answer, or a future failed with the transport's {@link IOException} (possibly wrapped in a
      *     {@link java.util.concurrent.CompletionException})
+     * @throws IllegalArgumentException naming a header whose value the customizer set wrong
      */
-    public CompletableFuture<Exchange> sendAsync(IdempotentRequest request, byte[] requestBody, String headerKey,
-            int attempt, Duration timeout) {
-        LimitedBody body = new LimitedBody(maxBodyBytes);
-        CompletableFuture<HttpResponse<LimitedBody.Read>> exchange =
-                client.sendAsync(request(request, requestBody, headerKey, attempt, timeout), body);
+    @Override
+    public CompletableFuture<Answer> send(Attempt attempt) {
+        LimitedBody body = new LimitedBody(attempt.maxBodyBytes());
+        CompletableFuture<HttpResponse<LimitedBody.Read>> exchange = client.sendAsync(request(attempt), body);
         // A stage chained on the exchange would not pass a cancel back to it; this future does.
-        CompletableFuture<Exchange> answer = new CompletableFuture<>() {
+        CompletableFuture<Answer> answer = new CompletableFuture<>() {
             @Override
             public boolean cancel(boolean mayInterruptIfRunning) {
                 exchange.cancel(true);
@@ -125,7 +114,7 @@ public final class Transport {
         };
         exchange.whenComplete((response, failure) -> {
             if (failure == null) {
-                answer.complete(exchange(response));
+                answer.complete(answer(response));
             } else {
                 answer.completeExceptionally(failure);
             }
@@ -135,43 +124,33 @@ public final class Transport {
 
     /**
      * The request for one attempt. The caller's customizer runs first, told the key and the attempt, on a builder
-     * that refuses a header value HTTP cannot carry ({@code invalid value for header NAME}); then the request's own
-     * headers replace what it set under their names; then the client sets the URI, the method, the body, the
-     * timeout, {@code Content-Type} and the key, which nothing before can change. Built before the attempt is
+     * that refuses a header value HTTP cannot carry ({@code invalid value for header NAME}); then the attempt's
+     * headers (the request's, {@code Content-Type} and the key) replace what it set under their names; then the
+     * URI, the method, the body and the timeout, which nothing before can change. Built before the attempt is
      * watched, so the watchdog never interrupts the caller's customizer.
      *
-     * @param request   the operation
-     * @param body      the body to send (the request's, or it with the key written in)
-     * @param headerKey the key as its {@link dev.idempotent.client.KeyForm} writes it; null when the key is in the
-     *                  body, and no key header is sent
-     * @param attempt   which attempt of the call this is, from 1
-     * @param timeout   the budget for this attempt; the JDK's request timeout, which stops at the headers
+     * @param attempt the attempt; its timeout is the JDK's request timeout, which stops at the headers
      * @return the request to send
      * @throws IllegalArgumentException naming a header whose value the customizer set wrong
      */
-    public HttpRequest request(IdempotentRequest request, byte[] body, String headerKey, int attempt,
-            Duration timeout) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri());
+    public HttpRequest request(Attempt attempt) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(attempt.uri());
         if (customizer != null) {
-            customizer.customize(new CheckedHeaders(builder), request.key(), attempt);
+            customizer.customize(new CheckedHeaders(builder), attempt.key(), attempt.number());
         }
-        Set<String> set = new HashSet<>();
-        for (Map.Entry<String, String> header : request.headers()) {
+        for (Map.Entry<String, List<String>> header : attempt.headers().map().entrySet()) {
             // The first value replaces the customizer's; a second value under the same name is added beside it.
-            if (set.add(header.getKey().toLowerCase(Locale.ROOT))) {
-                builder.setHeader(header.getKey(), header.getValue());
-            } else {
-                builder.header(header.getKey(), header.getValue());
+            List<String> values = header.getValue();
+            builder.setHeader(header.getKey(), values.get(0));
+            for (int i = 1; i < values.size(); i++) {
+                builder.header(header.getKey(), values.get(i));
             }
         }
-        request.contentType().ifPresent(type -> builder.setHeader("Content-Type", type));
-        if (headerKey != null) {
-            builder.setHeader(keyHeader, headerKey);
-        }
+        byte[] body = attempt.body();
         return builder
-                .uri(request.uri())
-                .timeout(timeout)
-                .method(request.method(), body.length == 0 && request.contentType().isEmpty()
+                .uri(attempt.uri())
+                .timeout(attempt.timeout())
+                .method(attempt.method(), body.length == 0 && attempt.headers().firstValue("Content-Type").isEmpty()
                         ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
     }
@@ -295,8 +274,8 @@ public final class Transport {
         }
     }
 
-    private static Exchange exchange(HttpResponse<LimitedBody.Read> response) {
+    private static Answer answer(HttpResponse<LimitedBody.Read> response) {
         LimitedBody.Read body = response.body();
-        return new Exchange(response.statusCode(), response.headers(), body.bytes(), body.truncated());
+        return new Answer(response.statusCode(), response.headers(), body.bytes(), body.truncated());
     }
 }
