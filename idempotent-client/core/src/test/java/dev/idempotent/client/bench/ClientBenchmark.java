@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * (bare, client, client, bare, ...) on one connection pool, for several rounds; each loop reports calls per second
  * and bytes allocated per call (all threads of the JVM, server included, so the difference between the loops is
  * what the client adds). Not a test: a number measured once and
- * written down in docs/benchmarks.md. Run with {@code ./mvnw -B -q -o -Pbench -pl idempotent-client verify -DskipTests}.
+ * written down in docs/benchmarks.md. Run with {@code ./mvnw -B -q -o -Pbench -pl idempotent-client/core verify -DskipTests}.
  *
  * <p>Settings: {@code -Dbench.seconds} per round (default 5), {@code -Dbench.rounds} (default 5),
  * {@code -Dbench.warmup} seconds per loop before the first round (default 10), {@code -Dbench.block} calls per turn
