@@ -47,7 +47,7 @@ public interface Transport {
      * One attempt, as the client built it.
      *
      * @param method       the HTTP method
-     * @param uri          the absolute URI (never log it: its query may carry a token)
+     * @param uri          the absolute URI; keep it out of logs
      * @param headers      every header to send: the request's, {@code Content-Type} when the request has a body
      *                     type, and the key header unless the key is in the body
      * @param body         the body bytes, empty for none; not copied, never to be changed

@@ -57,9 +57,9 @@ class BodyKeyAndReplayIdTest {
         wm.stubFor(post("/v2/payments").inScenario("s").whenScenarioStateIs("Started").willSetStateTo("up")
                 .willReturn(aResponse().withStatus(503)));
         wm.stubFor(post("/v2/payments").inScenario("s").whenScenarioStateIs("up")
-                .willReturn(aResponse().withStatus(200).withBody("{\"payment\":{\"id\":\"pay_1\"}}")));
+                .willReturn(aResponse().withStatus(200).withBody("{\"data\":{\"id\":\"pay_1\"}}")));
         IdempotentClient c = client(IdempotentClient.builder().keyInBody("/idempotency_key")
-                .resourceIdPointer("/payment/id"));
+                .resourceIdPointer("/data/id"));
         IdempotentResponse r = c.send(IdempotentRequest.post(payments(), "key-7")
                 .json("{\"amount_money\":{\"amount\":100}}").build());
         assertEquals(2, r.attempts());
