@@ -150,7 +150,11 @@ public final class Watchdog implements AutoCloseable {
         }
     }
 
-    /** What a blocking attempt or wait runs. */
+    /**
+     * What a blocking attempt or wait runs.
+     *
+     * @param <T> its result
+     */
     @FunctionalInterface
     public interface Op<T> {
         /**
