@@ -32,8 +32,6 @@ import okhttp3.ResponseBody;
  */
 public final class OkHttpTransport implements Transport {
 
-    private static final byte[] NO_BODY = new byte[0];
-
     private final OkHttpClient client;
 
     private OkHttpTransport(OkHttpClient client) {
@@ -104,8 +102,9 @@ public final class OkHttpTransport implements Transport {
         }
         MediaType type = attempt.headers().firstValue("Content-Type").map(MediaType::parse).orElse(null);
         byte[] bytes = attempt.body();
+        // OkHttp requires a body for POST, PUT and PATCH; a DELETE without one is sent without one.
         RequestBody body = bytes.length == 0 && type == null && attempt.method().equals("DELETE")
-                ? null : RequestBody.create(bytes.length == 0 ? NO_BODY : bytes, type);
+                ? null : RequestBody.create(bytes, type);
         return new Request.Builder()
                 .url(attempt.uri().toString())
                 .headers(headers.build())
@@ -115,10 +114,5 @@ public final class OkHttpTransport implements Transport {
 
     private static HttpHeaders headers(Headers headers) {
         return HttpHeaders.of(headers.toMultimap(), (name, value) -> true);
-    }
-
-    @Override
-    public String toString() {
-        return "OkHttpTransport";
     }
 }

@@ -25,6 +25,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import dev.idempotent.client.Transport;
+import java.net.http.HttpHeaders;
+import java.util.Map;
+import okhttp3.Call;
+import okhttp3.EventListener;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -45,7 +50,15 @@ class OkHttpTransportTest {
     /** The key header of each request the service's own interceptor saw, in order. */
     private final List<String> intercepted = new CopyOnWriteArrayList<>();
     private final CountDownLatch firstSent = new CountDownLatch(1);
+    /** Calls OkHttp reports cancelled. */
+    private final CountDownLatch cancelled = new CountDownLatch(1);
     private final OkHttpClient okHttp = new OkHttpClient.Builder()
+            .eventListener(new EventListener() {
+                @Override
+                public void canceled(Call call) {
+                    cancelled.countDown();
+                }
+            })
             .retryOnConnectionFailure(false)
             .followRedirects(false)
             .addInterceptor(chain -> {
@@ -164,5 +177,68 @@ class OkHttpTransportTest {
         assertInstanceOf(IllegalStateException.class, blocking.get(1, TimeUnit.SECONDS));
         assertThrows(Exception.class, () -> async.get(1, TimeUnit.SECONDS));
         assertTrue(async.isCompletedExceptionally());
+    }
+
+    private static Transport.Attempt attempt(String method, byte[] body, Map<String, List<String>> headers) {
+        return new Transport.Attempt(method, URI.create(wm.baseUrl() + "/v1/payments"),
+                HttpHeaders.of(headers, (n, v) -> true), body, "k", 1, Duration.ofSeconds(5), 1000);
+    }
+
+    @Test
+    void theAnswersHeadersAndBodyAndTheAttemptsHeadersPassThrough() throws Exception {
+        wm.stubFor(com.github.tomakehurst.wiremock.client.WireMock.any(urlEqualTo("/v1/payments"))
+                .willReturn(aResponse().withStatus(202).withHeader("Retry-After", "3").withBody("ok")));
+        Transport.Answer a = OkHttpTransport.of(okHttp).send(attempt("POST", "{}".getBytes(),
+                Map.of("Content-Type", List.of("application/json"), "X-Trace", List.of("t1", "t2"))))
+                .get(10, TimeUnit.SECONDS);
+        assertEquals(202, a.status());
+        assertEquals(Optional.of("3"), a.headers().firstValue("Retry-After"));
+        assertEquals("ok", new String(a.body()));
+        wm.verify(postRequestedFor(urlEqualTo("/v1/payments"))
+                .withHeader("X-Trace", com.github.tomakehurst.wiremock.client.WireMock.equalTo("t1"))
+                .withHeader("Content-Type", com.github.tomakehurst.wiremock.client.WireMock.equalTo("application/json"))
+                .withRequestBody(com.github.tomakehurst.wiremock.client.WireMock.equalTo("{}")));
+        assertEquals(List.of("t1", "t2"), wm.getAllServeEvents().get(0).getRequest().getHeaders()
+                .getHeader("X-Trace").values());
+    }
+
+    @Test
+    void cancellingAnAnsweredAttemptChangesNothing() throws Exception {
+        wm.stubFor(post("/v1/payments").willReturn(aResponse().withStatus(201)));
+        CompletableFuture<Transport.Answer> f = OkHttpTransport.of(okHttp).send(attempt("POST", new byte[0],
+                Map.of()));
+        assertEquals(201, f.get(10, TimeUnit.SECONDS).status());
+        assertEquals(false, f.cancel(true));
+        assertEquals(false, f.isCancelled());
+    }
+
+    @Test
+    void aDeleteOrAPostWithoutABodyIsSent() throws Exception {
+        wm.stubFor(com.github.tomakehurst.wiremock.client.WireMock.any(urlEqualTo("/v1/payments"))
+                .willReturn(aResponse().withStatus(204)));
+        OkHttpTransport t = OkHttpTransport.of(okHttp);
+        assertEquals(204, t.send(attempt("DELETE", new byte[0], Map.of())).get(10, TimeUnit.SECONDS).status());
+        assertEquals(204, t.send(attempt("POST", new byte[0], Map.of())).get(10, TimeUnit.SECONDS).status());
+        assertEquals(204, t.send(attempt("DELETE", "{}".getBytes(),
+                Map.of("Content-Type", List.of("application/json")))).get(10, TimeUnit.SECONDS).status());
+        List<String> methods = wm.getAllServeEvents().stream().map(e -> e.getRequest().getMethod().getName())
+                .toList();
+        assertTrue(methods.containsAll(List.of("DELETE", "POST")) && methods.size() == 3, methods.toString());
+        assertTrue(wm.getAllServeEvents().stream().anyMatch(e -> e.getRequest().getMethod().getName().equals("DELETE")
+                && e.getRequest().getBodyAsString().equals("{}")));
+        // The DELETE without a body went without one: no Content-Length, unlike the empty POST's.
+        assertTrue(wm.getAllServeEvents().stream().anyMatch(e -> e.getRequest().getMethod().getName().equals("DELETE")
+                && !e.getRequest().containsHeader("Content-Length")));
+    }
+
+    @Test
+    void cancellingTheFutureCancelsTheCall() throws Exception {
+        wm.stubFor(post("/v1/payments").willReturn(aResponse().withStatus(201).withFixedDelay(10_000)));
+        CompletableFuture<Transport.Answer> f = OkHttpTransport.of(okHttp).send(attempt("POST", "{}".getBytes(),
+                Map.of()));
+        assertTrue(firstSent.await(10, TimeUnit.SECONDS));
+        assertTrue(f.cancel(true));
+        assertTrue(f.isCancelled());
+        assertTrue(cancelled.await(1, TimeUnit.SECONDS), "OkHttp saw the call cancelled");
     }
 }

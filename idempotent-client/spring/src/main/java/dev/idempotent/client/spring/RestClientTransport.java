@@ -120,9 +120,4 @@ public final class RestClientTransport implements Transport {
         headers.forEach((name, values) -> map.computeIfAbsent(name, n -> new ArrayList<>()).addAll(values));
         return HttpHeaders.of(map, (name, value) -> true);
     }
-
-    @Override
-    public String toString() {
-        return "RestClientTransport";
-    }
 }

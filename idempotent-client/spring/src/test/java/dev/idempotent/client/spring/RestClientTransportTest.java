@@ -25,6 +25,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import dev.idempotent.client.Transport;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.http.HttpHeaders;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import org.springframework.web.client.RestClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -171,5 +177,101 @@ class RestClientTransportTest {
         assertInstanceOf(IllegalStateException.class, blocking.get(1, TimeUnit.SECONDS));
         assertThrows(Exception.class, () -> async.get(1, TimeUnit.SECONDS));
         assertTrue(async.isCompletedExceptionally());
+    }
+
+    private static Transport.Attempt attempt(URI uri, String method, byte[] body, Map<String, List<String>> headers) {
+        return new Transport.Attempt(method, uri, HttpHeaders.of(headers, (n, v) -> true), body, "k", 1,
+                Duration.ofSeconds(5), 1000);
+    }
+
+    private static URI payments() {
+        return URI.create(wm.baseUrl() + "/v1/payments");
+    }
+
+    @Test
+    void theAnswersHeadersAndBodyAndTheAttemptsHeadersPassThrough() throws Exception {
+        wm.stubFor(com.github.tomakehurst.wiremock.client.WireMock.any(urlEqualTo("/v1/payments"))
+                .willReturn(aResponse().withStatus(202).withHeader("Retry-After", "3").withBody("ok")));
+        Transport.Answer a = RestClientTransport.of(RestClient.create()).send(attempt(payments(), "POST",
+                "{}".getBytes(), Map.of("Content-Type", List.of("application/json"), "X-Trace", List.of("t1", "t2"))))
+                .get(10, TimeUnit.SECONDS);
+        assertEquals(202, a.status());
+        assertEquals(Optional.of("3"), a.headers().firstValue("retry-after"));
+        assertEquals("ok", new String(a.body()));
+        assertEquals(List.of("t1", "t2"), wm.getAllServeEvents().get(0).getRequest().getHeaders()
+                .getHeader("X-Trace").values());
+        assertEquals("{}", wm.getAllServeEvents().get(0).getRequest().getBodyAsString());
+    }
+
+    @Test
+    void aRequestWithoutABodySendsNone() throws Exception {
+        wm.stubFor(com.github.tomakehurst.wiremock.client.WireMock.any(urlEqualTo("/v1/payments"))
+                .willReturn(aResponse().withStatus(204)));
+        assertEquals(204, RestClientTransport.of(RestClient.create()).send(attempt(payments(), "DELETE", new byte[0],
+                Map.of())).get(10, TimeUnit.SECONDS).status());
+        assertEquals("", wm.getAllServeEvents().get(0).getRequest().getBodyAsString());
+        // No body was written: no converter set a Content-Type.
+        assertEquals(false, wm.getAllServeEvents().get(0).getRequest().containsHeader("Content-Type"));
+        assertEquals("DELETE", wm.getAllServeEvents().get(0).getRequest().getMethod().getName());
+    }
+
+    @Test
+    void aRefusedConnectionFailsWithTheIoException() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        CompletableFuture<Transport.Answer> f = RestClientTransport.of(RestClient.create())
+                .send(attempt(URI.create("http://127.0.0.1:" + port + "/x"), "POST", new byte[0], Map.of()));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(10, TimeUnit.SECONDS));
+        // The stack's own exception, not one wrapped by the transport.
+        assertInstanceOf(java.net.ConnectException.class, e.getCause());
+    }
+
+    @Test
+    void anInterceptorsOwnExceptionIsPassedOnAsIs() {
+        IllegalStateException own = new IllegalStateException("the interceptor's");
+        RestClient failing = RestClient.builder().requestInterceptor((request, body, execution) -> {
+            throw own;
+        }).build();
+        CompletableFuture<Transport.Answer> f = RestClientTransport.of(failing)
+                .send(attempt(payments(), "POST", new byte[0], Map.of()));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(10, TimeUnit.SECONDS));
+        assertEquals(own, e.getCause());
+    }
+
+    @Test
+    void cancellingTheFutureInterruptsTheExchange() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        List<Boolean> daemon = new CopyOnWriteArrayList<>();
+        RestClient blocking = RestClient.builder().requestInterceptor((request, body, execution) -> {
+            daemon.add(Thread.currentThread().isDaemon());
+            entered.countDown();
+            try {
+                Thread.sleep(10_000);
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+                Thread.currentThread().interrupt();
+            }
+            return execution.execute(request, body);
+        }).build();
+        CompletableFuture<Transport.Answer> f = RestClientTransport.of(blocking)
+                .send(attempt(payments(), "POST", new byte[0], Map.of()));
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        assertTrue(f.cancel(true));
+        assertTrue(f.isCancelled());
+        assertTrue(interrupted.await(1, TimeUnit.SECONDS), "the exchange's thread was interrupted");
+        assertEquals(List.of(true), daemon, "the transport's threads never keep a JVM alive");
+    }
+
+    @Test
+    void cancellingAnAnsweredAttemptChangesNothing() throws Exception {
+        wm.stubFor(post("/v1/payments").willReturn(aResponse().withStatus(201)));
+        CompletableFuture<Transport.Answer> f = RestClientTransport.of(RestClient.create())
+                .send(attempt(payments(), "POST", new byte[0], Map.of()));
+        assertEquals(201, f.get(10, TimeUnit.SECONDS).status());
+        assertEquals(false, f.cancel(true));
+        assertEquals(false, f.isCancelled());
     }
 }
