@@ -141,8 +141,9 @@ public final class IdempotentClient implements AutoCloseable {
     }
 
     /**
-     * Does what {@link #send(IdempotentRequest)} does without holding a thread: the request goes out with
-     * {@code HttpClient.sendAsync} and the waits run on the client's {@link Scheduler}. The future completes with the
+     * Does what {@link #send(IdempotentRequest)} does without holding a thread: each attempt goes out through the
+     * {@link Transport} ({@code HttpClient.sendAsync} on the JDK's) and the waits run on the client's
+     * {@link Scheduler}. The future completes with the
      * answer, or exceptionally with an {@link IdempotentRequestException} (unwrapped).
      *
      * <p>Whoever else completes the future first ends the call: {@code cancel}, {@code orTimeout},
@@ -200,8 +201,10 @@ public final class IdempotentClient implements AutoCloseable {
      * <table>
      *   <caption>Defaults</caption>
      *   <tr><th>setting</th><th>default</th></tr>
-     *   <tr><td>httpClient</td><td>the client's own: HTTP/1.1, no redirects, closed with it</td></tr>
+     *   <tr><td>httpClient / transport</td><td>the client's own JDK client: HTTP/1.1, no redirects, closed with
+     *       it</td></tr>
      *   <tr><td>keyHeader / keyForm</td><td>{@code Idempotency-Key} / {@link KeyForm#TOKEN}</td></tr>
+     *   <tr><td>keyInBody</td><td>none: the key goes in the key header</td></tr>
      *   <tr><td>resourceIdPointer</td><td>none: any 2xx is created, {@code resourceId()} is empty</td></tr>
      *   <tr><td>maxAttempts</td><td>5 (4 retries)</td></tr>
      *   <tr><td>attemptTimeout / callTimeout</td><td>5 s / 30 s</td></tr>
