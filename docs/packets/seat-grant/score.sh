@@ -10,8 +10,7 @@
 #
 # The key tests are evidence for the rubric; grade's rows are questions for the debrief, never points, so its
 # result does not change this script's exit code: 0 when every key test passed, 1 when some are red, 2 when it
-# could not run. grade speaks the packet's seat API, so a handout's tree is first turned back into the packet's
-# names (PacketVariant translate-back, with the handout's mapping.tsv).
+# could not run. A handout's tree is graded in its own names (grade --handout, which reads its mapping.tsv).
 set -uo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -38,7 +37,7 @@ if [ ! -d "$keytests" ]; then
   exit 2
 fi
 work="$(mktemp -d)"
-trap 'rm -rf "$work" "$work-packet"' EXIT
+trap 'rm -rf "$work"' EXIT
 
 cp -R "$candidate"/. "$work"/
 mkdir -p "$work/src/test/java"
@@ -52,22 +51,26 @@ echo "== 2. fake-server grade: every FAIL row is a question for the debrief, not
 if [ ! -f "$root/fake-server/target/fake-server.jar" ]; then
   "$root/mvnw" -B -q -f "$root/pom.xml" -DskipTests package -pl fake-server -am || exit 2
 fi
-graded="$work"
+# ---- grade call (issue 43): a handout's tree is graded as it is, in its own names, by `grade --handout .` run
+# inside its interviewer/ folder; the packet's own tree by plain `grade`. ----
+jar="worker"
 if [ -n "$mapping" ]; then
-  graded="$work-packet"
-  java "$root/docs/src/test/java/dev/idempotent/docs/PacketVariant.java" translate-back "$mapping" "$work" "$graded" \
-    || exit 2
+  handjar="$(awk -F'\t' '$1 == "element" && $2 == "<finalName>worker</finalName>" { gsub(/<\/?finalName>/, "", $3); print $3 }' "$mapping")"
+  [ -n "$handjar" ] && jar="$handjar"
 fi
-if "$root/mvnw" -B -q -f "$graded/pom.xml" -DskipTests package; then
-  # A handout's mapping makes grade's evidence speak the handout's names, not the packet's, in the debrief.
-  gradeflags=()
-  [ -n "$mapping" ] && gradeflags=(--mapping "$mapping")
-  java -jar "$root/fake-server/target/fake-server.jar" grade ${gradeflags[@]+"${gradeflags[@]}"} \
-    -- java -jar "$graded/target/worker.jar"
+if "$root/mvnw" -B -q -f "$work/pom.xml" -DskipTests package; then
+  if [ -n "$mapping" ]; then
+    echo "grade --handout . (in $packet): the tree in the handout's own names, target/$jar.jar"
+    (cd "$packet" && java -jar "$root/fake-server/target/fake-server.jar" grade --handout . \
+      -- java -jar "$work/target/$jar.jar")
+  else
+    java -jar "$root/fake-server/target/fake-server.jar" grade -- java -jar "$work/target/$jar.jar"
+  fi
   grade="exit $?"
 else
   grade="skipped: the tree did not build for grade (see above); score from the key tests and your reading"
 fi
+# ---- end of the grade call ----
 
 echo "== key tests: $([ $tests -eq 0 ] && echo all green || echo some red, see above); grade: $grade"
 exit $(( tests != 0 ))

@@ -3,6 +3,7 @@ package dev.idempotent.docs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.idempotent.docs.PacketVariant.Handout;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -264,6 +266,38 @@ class HandoutPacketTest {
         Matcher once = Pattern.compile("`(\\./mvnw -[Bq] -DskipTests (clean )?package; \\./mvnw -[Bq] test)`").matcher(prompt);
         assertTrue(once.find(), "the task gives the one line that fetches everything: " + prompt);
         assertFalse(prompt.contains("`mvn "), "no Maven install is assumed: " + prompt);
+    }
+
+    /**
+     * The note the interviewer sends with the handout names the two files the prompt asks for, leaves the address
+     * and the deadline to fill in, says set-up does not count, and asks for assumptions instead of questions; and
+     * it is worded from the secret, like the handout.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"seat-grant", "fetch-client"})
+    void theNoteToTheCandidateSaysWhatToSendWhereByWhenAndHowToAsk(String packet) {
+        Set<String> notes = new java.util.HashSet<>();
+        for (int i = 0; i < 12; i++) {
+            Handout handout = PacketVariant.generate(ProjectRoot.get(), packet,
+                    ("a note " + packet + " " + i).getBytes(StandardCharsets.UTF_8), null);
+            String note = handout.interviewer().get(PacketVariant.NOTE);
+            assertNotNull(note, "interviewer/ holds " + PacketVariant.NOTE);
+            notes.add(note);
+            String prompt = handout.handout().entrySet().stream().filter(e -> !e.getKey().startsWith("starter/"))
+                    .map(Map.Entry::getValue).findFirst().orElseThrow();
+            Matcher handIn = Pattern.compile("(?m)^- `([^`]+\\.(md|diff))`:").matcher(prompt);
+            int files = 0;
+            while (handIn.find()) {
+                files++;
+                assertTrue(note.contains("`" + handIn.group(1) + "`"), "the note names " + handIn.group(1) + ": " + note);
+            }
+            assertEquals(2, files, "the prompt's hand-in lists two files: " + prompt);
+            assertTrue(note.contains("ADDRESS") && note.contains("DEADLINE"), note);
+            assertTrue(note.contains("state your assumptions"), note);
+            assertTrue(Pattern.compile("(does not count|is not counted)").matcher(note).find(), note);
+            assertTrue(handout.interviewer().get("README.md").contains(PacketVariant.NOTE), "the README points to it");
+        }
+        assertTrue(notes.size() > 6, "the wording follows the secret: " + notes.size() + " notes from 12 secrets");
     }
 
     /** The packet's own vocabulary would lead a search back to it, so no secret draws it. */

@@ -78,13 +78,21 @@ final class HandoutSpace {
      * it; one whose subject lies before the run is kept (a superset, which is the safe side for a leak check).
      */
     Set<String> runs(Template template, int length) {
+        return runs(template, length, WORD);
+    }
+
+    /**
+     * As {@link #runs(Template, int)}, with {@code token} saying what a word is: the grammar check also counts
+     * a semicolon or a colon as one, to see a clause that lost its subject.
+     */
+    Set<String> runs(Template template, int length, Pattern token) {
         List<List<Alternative>> positions = new ArrayList<>();
         for (Template.Part part : template.parts()) {
             if (part instanceof Template.Choice choice) {
                 List<Alternative> alternatives = new ArrayList<>();
                 for (int i = 0; i < choice.options().size(); i++) {
                     for (String filled : fill(choice.options().get(i))) {
-                        alternatives.add(new Alternative(words(filled), choice.marks().get(i)));
+                        alternatives.add(new Alternative(words(filled, token), choice.marks().get(i)));
                     }
                 }
                 positions.add(alternatives);
@@ -93,15 +101,15 @@ final class HandoutSpace {
                 Matcher slot = Template.SLOT.matcher(text);
                 int at = 0;
                 while (slot.find()) {
-                    words(text.substring(at, slot.start())).forEach(w -> positions.add(List.of(new Alternative(List.of(w), ""))));
+                    words(text.substring(at, slot.start()), token).forEach(w -> positions.add(List.of(new Alternative(List.of(w), ""))));
                     List<Alternative> alternatives = new ArrayList<>();
                     for (String value : values(slot.group(1))) {
-                        alternatives.add(new Alternative(words(value), ""));
+                        alternatives.add(new Alternative(words(value, token), ""));
                     }
                     positions.add(alternatives);
                     at = slot.end();
                 }
-                words(text.substring(at)).forEach(w -> positions.add(List.of(new Alternative(List.of(w), ""))));
+                words(text.substring(at), token).forEach(w -> positions.add(List.of(new Alternative(List.of(w), ""))));
             }
         }
         Enumeration enumeration = new Enumeration(positions, length);
@@ -232,9 +240,9 @@ final class HandoutSpace {
         return done;
     }
 
-    private static List<String> words(String text) {
+    private static List<String> words(String text, Pattern token) {
         List<String> out = new ArrayList<>();
-        Matcher m = WORD.matcher(text);
+        Matcher m = token.matcher(text);
         while (m.find()) {
             out.add(m.group().toLowerCase(Locale.ROOT));
         }

@@ -213,6 +213,9 @@ public final class PacketVariant {
                 if (spec.locals().contains(rule.canonical())) {
                     mapping.locals().add(rule.canonical());
                 }
+                if (spec.codeOnly().contains(rule.canonical())) {
+                    mapping.codeOnly().add(rule.canonical());
+                }
             }
         }
         spec.elements().forEach((canonical, template) ->
@@ -242,6 +245,10 @@ public final class PacketVariant {
             starter.putAll(second);
             referencePatch = dir.resolve(SECOND_SHAPE).resolve("reference.patch");
         }
+        // Idioms from a draw of their own, so every other choice stays what it was before they existed.
+        Draw idiomDraw = new Draw(Draw.concat("idioms\n".getBytes(StandardCharsets.UTF_8), secret));
+        spec.idioms().forEach((canonical, template) -> mapping.idioms().put(canonical,
+                template.expand(idiomDraw, slot -> lookup(slots, slot))));
         Transform transform = new Transform(spec, mapping, comments, chosenShape);
         SortedMap<String, String> handoutStarter = transform.handout(starter, true);
         SortedMap<String, String> handoutFirst = chosenShape == 0 ? handoutStarter
@@ -276,6 +283,8 @@ public final class PacketVariant {
                 }
             });
         }
+        // Drawn last, so every handout file stays what it was before the note existed.
+        interviewer.put(NOTE, spec.note().expand(draw, slot -> lookup(slots, slot)).stripTrailing() + "\n");
         interviewer.put("mapping.tsv", mapping.render());
         interviewer.put("README.md", interviewerReadme(spec, chosen, slots, mapping, lookup(slots, "promptfile"),
                 chosenShape));
@@ -300,6 +309,9 @@ public final class PacketVariant {
 
     /** The Maven wrapper's files, copied from the project root into every handout's starter. */
     static final List<String> WRAPPER = List.of("mvnw", "mvnw.cmd", ".mvn/wrapper/maven-wrapper.properties");
+
+    /** The note to send the candidate with the handout, relative to interviewer/. */
+    static final String NOTE = "note-to-candidate.md";
 
     /** The interviewer's copy of the handed-out tests and pom (fenced packets only), relative to interviewer/. */
     static final String FROZEN = "handed-out";
@@ -329,7 +341,7 @@ public final class PacketVariant {
         SortedMap<String, String> files = readTree(tree);
         SortedMap<String, String> translated = new TreeMap<>();
         files.forEach((path, text) -> translated.put(back.renameTerms(path),
-                path.endsWith(".java") ? Transform.renameJava(text, back, true) : back.renameXml(text)));
+                path.endsWith(".java") ? Transform.renameJava(back.restoreIdioms(text), back, true) : back.renameXml(text)));
         writeTree(out, translated);
         return translated.size();
     }
@@ -355,7 +367,8 @@ public final class PacketVariant {
                 + " the first shape, so apply one to a fresh copy of `" + SAMPLES_STARTER + "/` (that shape in this"
                 + " handout's names) and run `score.sh` to see a calibrated hand-in as this handout shows it. Its"
                 + " scores are in `docs/packets/" + spec.packet() + "/samples/NAME/expected.json`.\n"
-                + "- `mapping.tsv`: every name of the packet and its name here; `score.sh` uses it.\n\n"
+                + "- `mapping.tsv`: every name of the packet and its name here; `score.sh` uses it.\n"
+                + "- `" + NOTE + "`: the note to send with `handout/`; replace ADDRESS and DEADLINE first.\n\n"
                 + "Score with the packet's own sheet (`docs/packets/" + spec.packet() + "/interviewer-sheet.md`), passing"
                 + " this folder:\n\n"
                 + "```sh\ndocs/packets/" + spec.packet() + "/score.sh PATH/TO/PATCHED/starter PATH/TO/THIS/FOLDER\n```\n\n"
@@ -598,10 +611,14 @@ public final class PacketVariant {
         private final String domain;
         private final Map<String, String> tokens = new LinkedHashMap<>();
         private final Set<String> locals = new TreeSet<>();
+        private final Set<String> codeOnly = new TreeSet<>();
         private final Map<String, String> literals = new LinkedHashMap<>();
         private final Map<String, String> elements = new LinkedHashMap<>();
+        private final Map<String, String> idioms = new LinkedHashMap<>();
         private Pattern pattern;
         private String patternKeys = "";
+        private Pattern codePattern;
+        private String codePatternKeys = "";
 
         Mapping(String packet, String domain) {
             this.packet = packet;
@@ -626,6 +643,19 @@ public final class PacketVariant {
             return locals;
         }
 
+        /**
+         * The tokens renamed in Java code only, never in a string, a comment, a path or a build file: a local
+         * name such as {@code http} or {@code json} is also a word of URLs and media types.
+         */
+        public Set<String> codeOnly() {
+            return codeOnly;
+        }
+
+        /** A whole trimmed line of the starter's Java code in the packet, and its equivalent in the handout. */
+        public Map<String, String> idioms() {
+            return idioms;
+        }
+
         /** A Java string's whole content in the packet, and in the handout. */
         public Map<String, String> literals() {
             return literals;
@@ -638,25 +668,74 @@ public final class PacketVariant {
 
         /** Whole-token renaming: a token never changes inside a longer token ({@code [A-Za-z0-9_$]} bound it). */
         String renameTerms(String text) {
-            if (tokens.isEmpty()) {
-                return text;
-            }
-            String keysNow = tokens.keySet() + "" + locals;
+            String keysNow = tokens.keySet() + "" + locals + codeOnly;
             if (!keysNow.equals(patternKeys)) {
-                List<String> keys = new ArrayList<>(tokens.keySet());
-                keys.sort(Comparator.comparingInt(String::length).reversed());
-                pattern = Pattern.compile("(?<![A-Za-z0-9_$])(?:" + keys.stream()
-                        .map(k -> (locals.contains(k) ? "(?<!\\.)" : "") + Pattern.quote(k))
-                        .collect(Collectors.joining("|")) + ")(?![A-Za-z0-9_$])");
+                pattern = tokenPattern(tokens.keySet().stream().filter(k -> !codeOnly.contains(k)).toList());
                 patternKeys = keysNow;
+            }
+            return rename(text, pattern);
+        }
+
+        /** As {@link #renameTerms}, with the code-only tokens too: for Java code outside strings and comments. */
+        String renameCode(String text) {
+            String keysNow = tokens.keySet() + "" + locals + codeOnly;
+            if (!keysNow.equals(codePatternKeys)) {
+                codePattern = tokenPattern(List.copyOf(tokens.keySet()));
+                codePatternKeys = keysNow;
+            }
+            return rename(text, codePattern);
+        }
+
+        private Pattern tokenPattern(List<String> unsorted) {
+            if (unsorted.isEmpty()) {
+                return null;
+            }
+            List<String> keys = new ArrayList<>(unsorted);
+            keys.sort(Comparator.comparingInt(String::length).reversed());
+            return Pattern.compile("(?<![A-Za-z0-9_$])(?:" + keys.stream()
+                    .map(k -> (locals.contains(k) ? "(?<!\\.)" : "") + Pattern.quote(k))
+                    .collect(Collectors.joining("|")) + ")(?![A-Za-z0-9_$])");
+        }
+
+        private String rename(String text, Pattern pattern) {
+            if (pattern == null) {
+                return text;
             }
             Matcher m = pattern.matcher(text);
             StringBuilder out = new StringBuilder();
             while (m.find()) {
-                m.appendReplacement(out, Matcher.quoteReplacement(tokens.get(m.group())));
+                boolean qualified = codeOnly.contains(m.group()) && qualifiedByPackageOrObject(text, m.start());
+                m.appendReplacement(out, Matcher.quoteReplacement(qualified ? m.group() : tokens.get(m.group())));
             }
             m.appendTail(out);
             return out.toString();
+        }
+
+        /**
+         * Whether the token at {@code at} follows a lower-case name and a dot other than {@code this.}: a package
+         * ({@code java.net.http}) or another object's member ({@code request.uri()}), never the packet's own name.
+         */
+        private static boolean qualifiedByPackageOrObject(String text, int at) {
+            if (at == 0 || text.charAt(at - 1) != '.') {
+                return false;
+            }
+            int start = at - 1;
+            while (start > 0 && (Character.isLetterOrDigit(text.charAt(start - 1)) || text.charAt(start - 1) == '_')) {
+                start--;
+            }
+            String qualifier = text.substring(start, at - 1);
+            return !qualifier.isEmpty() && Character.isLowerCase(qualifier.charAt(0)) && !qualifier.equals("this");
+        }
+
+        /** A Java file's lines with this mapping's idioms replaced, indentation kept. */
+        String restoreIdioms(String text) {
+            if (idioms.isEmpty()) {
+                return text;
+            }
+            return text.lines().map(line -> {
+                String idiom = idioms.get(line.strip());
+                return idiom == null ? line : line.substring(0, line.length() - line.stripLeading().length()) + idiom;
+            }).collect(Collectors.joining("\n", "", text.endsWith("\n") ? "\n" : ""));
         }
 
         /** An XML file: whole elements first ({@code <finalName>...}), then tokens. */
@@ -672,8 +751,10 @@ public final class PacketVariant {
             Mapping back = new Mapping(packet, domain);
             tokens.forEach((from, to) -> back.tokens.put(to, from));
             locals.forEach(from -> back.locals().add(tokens.get(from)));
+            codeOnly.forEach(from -> back.codeOnly().add(tokens.get(from)));
             literals.forEach((from, to) -> back.literals().put(to, from));
             elements.forEach((from, to) -> back.elements().put(to, from));
+            idioms.forEach((from, to) -> back.idioms().put(to, from));
             return back;
         }
 
@@ -702,10 +783,11 @@ public final class PacketVariant {
         String render() {
             StringBuilder out = new StringBuilder("# " + packet + " handout, domain " + domain
                     + ". kind, packet, handout (tab-separated). For interviewers only.\n");
-            tokens.forEach((k, v) -> out.append(locals.contains(k) ? "local\t" : "token\t").append(k).append('\t')
-                    .append(v).append('\n'));
+            tokens.forEach((k, v) -> out.append(codeOnly.contains(k) ? "code\t" : locals.contains(k) ? "local\t"
+                    : "token\t").append(k).append('\t').append(v).append('\n'));
             literals.forEach((k, v) -> out.append("literal\t").append(k).append('\t').append(v).append('\n'));
             elements.forEach((k, v) -> out.append("element\t").append(k).append('\t').append(v).append('\n'));
+            idioms.forEach((k, v) -> out.append("idiom\t").append(k).append('\t').append(v).append('\n'));
             return out.toString();
         }
 
@@ -726,10 +808,14 @@ public final class PacketVariant {
                 if (f[0].equals("local")) {
                     mapping.locals().add(f[1]);
                 }
+                if (f[0].equals("code")) {
+                    mapping.codeOnly().add(f[1]);
+                }
                 Map<String, String> kind = switch (f[0]) {
-                    case "token", "local" -> mapping.tokens();
+                    case "token", "local", "code" -> mapping.tokens();
                     case "literal" -> mapping.literals();
                     case "element" -> mapping.elements();
+                    case "idiom" -> mapping.idioms();
                     default -> throw new IllegalArgumentException("unknown mapping kind " + f[0]);
                 };
                 kind.put(f[1], f[2]);
@@ -787,7 +873,11 @@ public final class PacketVariant {
             for (Piece piece : lex(text)) {
                 stripped.append(piece.kind() == Piece.Kind.COMMENT ? String.valueOf(GONE) : piece.text());
             }
-            List<String> lines = cleanLines(stripped.toString());
+            List<String> lines = new ArrayList<>(cleanLines(stripped.toString()));
+            lines.replaceAll(line -> {
+                String idiom = mapping.idioms().get(line.strip());
+                return idiom == null ? line : line.substring(0, line.length() - line.stripLeading().length()) + idiom;
+            });
             List<Integer> mine = new ArrayList<>();
             for (int i = 0; i < spec.anchors().size(); i++) {
                 if (spec.anchors().get(i).file().equals(path)) {
@@ -830,7 +920,7 @@ public final class PacketVariant {
             for (Piece piece : lex(text)) {
                 String code = piece.text();
                 switch (piece.kind()) {
-                    case CODE -> out.append(mapping.renameTerms(code));
+                    case CODE -> out.append(mapping.renameCode(code));
                     case COMMENT -> out.append(comments ? mapping.renameTerms(code) : code);
                     case LITERAL -> {
                         String quote = code.startsWith("\"\"\"") ? "\"\"\"" : code.substring(0, 1);
@@ -1448,6 +1538,41 @@ public final class PacketVariant {
             };
         }
 
+        /**
+         * The note the interviewer sends with the handout: what to send back, where, by when, that set-up time
+         * does not count, and to state assumptions rather than ask. Its wording is the secret's, like the prompt's.
+         */
+        Template note() {
+            return Template.parse(packet.equals("seat-grant") ? SG_NOTE : FC_NOTE);
+        }
+
+        /**
+         * The names renamed in Java code only (see {@link Mapping#codeOnly()}): local names, fields and constants
+         * made of plain words, which a whole line of library calls would otherwise keep as the packet has them.
+         */
+        Set<String> codeOnly() {
+            return packet.equals("seat-grant")
+                    ? Set.of("ACK", "REDELIVER", "REJECT", "EVENTS", "unreadable", "res", "req", "mapper", "http", "json",
+                            "delays")
+                    : Set.of("names", "location", "jar", "root", "text", "uri", "server");
+        }
+
+        /**
+         * Whole lines of the starters' code and an equivalent written otherwise: a line made only of library words
+         * keeps no name to rename. One equivalent each, the same in every handout (a friend's patch must still
+         * apply to a handout of its own shape, see HandoutShapeTest); split by a concatenation, so the handout's
+         * line stands nowhere in this file either.
+         */
+        Map<String, Template> idioms() {
+            return packet.equals("seat-grant")
+                    ? templates(".configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);",
+                            ".disable(DeserializationFeature" + ".FAIL_ON_UNKNOWN_PROPERTIES);")
+                    : templates("if (timeout.isNegative() || timeout.isZero()) {",
+                            "if (timeout.compareTo(Duration" + ".ZERO) <= 0) {",
+                            "if (timeout.isZero() || timeout.isNegative()) {",
+                            "if (timeout.isNegative() || timeout.equals(Duration" + ".ZERO)) {");
+        }
+
         /** What each starter shape looks like behind the frozen surface, first shape first. */
         List<String> shapes() {
             return packet.equals("seat-grant")
@@ -1585,7 +1710,21 @@ public final class PacketVariant {
                         + "${containerprefix}_9\",\"${subjectfield}\":\"${subjectprefix}_9\",\"${constfield}\":\"${constvalue}\"}"),
                 // The second shape's helper class and the worker's field that holds it.
                 name("senderclass", "GrantClient", Style.PASCAL, "${nouns} {{gateway|endpoint|remote}}"),
-                name("sendervar", "grantClient", Style.CAMEL, "{{remote|upstream|outbound}} ${nouns}"));
+                name("sendervar", "grantClient", Style.CAMEL, "{{remote|upstream|outbound}} ${nouns}"),
+                // Plain-word names renamed in code only (Spec.codeOnly), so no whole line keeps the packet's.
+                name("ackcode", "ACK", Style.UPPER_SNAKE, "{{exit|code|status}} {{done|ok|acked}}"),
+                name("redelivercode", "REDELIVER", Style.UPPER_SNAKE, "{{exit|code|status}} {{again|later|resend}}"),
+                name("rejectcode", "REJECT", Style.UPPER_SNAKE, "{{exit|code|status}} {{dropped|dead|refused}}"),
+                name("eventsreader", "EVENTS", Style.UPPER_SNAKE, "{{inbound|incoming}} {{codec|parser|decoder}}"),
+                name("unreadablevar", "unreadable", Style.CAMEL, "{{bad|broken|garbled}} {{input|line}}"),
+                name("resvar", "res", Style.CAMEL, "{{wire|raw}} {{reply|answer}}"),
+                name("reqvar", "req", Style.CAMEL, "{{built|outgoing}} {{call|message}}"),
+                name("mappervar", "mapper", Style.CAMEL, "{{body|wire}} {{codec|translator}}"),
+                name("httpvar", "http", Style.CAMEL, "{{net|link}} {{pipe|channel}}"),
+                name("jsonvar", "json", Style.CAMEL, "{{encoded|serial}} {{text|form}}"),
+                name("delaysvar", "delays", Style.CAMEL, "{{pauses|naps}} {{seen|noted|logged}}"),
+                name("mainappender", null, Style.UPPER_SNAKE, "{{out|screen|term}} {{sink|writer|feed}}"),
+                name("testappender", null, Style.UPPER_SNAKE, "{{quiet|local|bench}} {{sink|writer|feed}}"));
         Map<String, String> elements = words(
                 "<groupId>dev.idempotent.exercise</groupId>", "<groupId>${groupid}</groupId>",
                 "<artifactId>seat-grant-starter</artifactId>", "<artifactId>${artifactid}</artifactId>",
@@ -1596,7 +1735,10 @@ public final class PacketVariant {
                 "<pattern>{{%date|%d}}{HH:mm:ss{{.SSS|}}} {{%-5level|%level|%p}} {{%c|%logger}}{0} {{:|>|-}} "
                         + "{{%message|%m}} %kvp {{%mdc|%X}}%n</pattern>",
                 "<pattern>%level %logger{0} - %msg %kvp%n</pattern>",
-                "<pattern>{{%-5level|%level|%p}} {{%c|%logger}}{0} {{:|>|-}} {{%message|%m}} %kvp%n</pattern>");
+                "<pattern>{{%-5level|%level|%p}} {{%c|%logger}}{0} {{:|>|-}} {{%message|%m}} %kvp%n</pattern>",
+                // The appenders' ids, which a whole line of logback's stock configuration would otherwise keep.
+                "name=\"STDOUT\"", "name=\"${mainappender}\"", "ref=\"STDOUT\"", "ref=\"${mainappender}\"",
+                "name=\"CONSOLE\"", "name=\"${testappender}\"", "ref=\"CONSOLE\"", "ref=\"${testappender}\"");
         Map<String, Template> literals = templates(
                 "rejected: standard input held no readable seat.requested event", SG_LITERAL,
                 "not done, deliver again: ", SG_REDELIVER);
@@ -1659,7 +1801,15 @@ public final class PacketVariant {
                 name("patchfile", null, Style.RAW, "{{fix|change|retry}}.diff"),
                 name("notesfile", null, Style.RAW, "{{summary|description|changes}}.md"),
                 // The second shape's helper class, which builds, sends and parses one attempt.
-                name("exchangeclass", "JsonExchange", Style.PASCAL, "${stem} {{call|round trip|wire}}"));
+                name("exchangeclass", "JsonExchange", Style.PASCAL, "${stem} {{call|round trip|wire}}"),
+                // Plain-word names renamed in code only (Spec.codeOnly), so no whole line keeps the packet's.
+                name("namesvar", "names", Style.CAMEL, "{{found|listed}} {{types|classes}}"),
+                name("locationvar", "location", Style.CAMEL, "{{code|class}} {{origin|home}}"),
+                name("jarvar", "jar", Style.CAMEL, "{{archive|bundle}}"),
+                name("rootvar", "root", Style.CAMEL, "{{parsed|decoded}} {{node|tree}}"),
+                name("textvar", "text", Style.CAMEL, "{{decoded|plain}} {{body|chars}}"),
+                name("urivar", "uri", Style.CAMEL, "{{target|address}} {{uri|ref}}"),
+                name("servervar", "server", Style.CAMEL, "{{stub|fake}} {{host|api}}"));
         Map<String, String> elements = words(
                 "<groupId>dev.idempotent.exercise</groupId>", "<groupId>${groupid}</groupId>",
                 "<artifactId>fetch-client-starter</artifactId>", "<artifactId>${artifactid}</artifactId>",
@@ -1674,7 +1824,8 @@ public final class PacketVariant {
                 "url is not a valid URI", FC_L7,
                 "found no classes next to ", FC_L8,
                 "the waits grow: ", FC_L9,
-                "no wait without a retry: ", FC_L10);
+                "no wait without a retry: ", FC_L10,
+                "only the client creates a FetchException", FC_L11);
         List<Anchor> anchors = List.of(
                 anchor(main + "package-info.java", "^package ", FC_PACKAGE),
                 anchor(main + "FetchClient.java", "^public final class FetchClient \\{$", FC_CLIENT),
@@ -1696,7 +1847,7 @@ public final class PacketVariant {
     }
 
     private static final String SG_PROMPT = """
-            # {{Take-home|Home exercise|Take-away}}: {{review|assess|critique}} {{an agent's|a generated|a \
+            # {{Take-home|Home exercise|Take-home task}}: {{review|assess|critique}} {{an agent's|a generated|a \
             machine-written}} ${noun} {{worker|consumer}}
 
             ## {{What to do|The task|Your job}}
@@ -1705,7 +1856,7 @@ public final class PacketVariant {
             `${eventname}` {{events|messages}} {{off|from}} {{an event bus|a message bus|the bus}} ({{fields|with \
             fields}} `${keyfield}`, `${containerfield}`, `${subjectfield}`){{ and|, then}} ${verbs} ${story} \
             {{to|for}} {{a|the}} ${subject} {{by calling|with a call to|through}} `POST /${path}`{{, sending| with \
-            body| and a body}} `{"${containerfield}": ..., "${subjectfield}": ..., "${constfield}": \
+            body| whose body is}} `{"${containerfield}": ..., "${subjectfield}": ..., "${constfield}": \
             "${constvalue}"}`.
 
             {{In production|Out in production|Since it shipped}}, {{some|several|a handful of}} `${keyfield}` values \
@@ -1831,7 +1982,7 @@ public final class PacketVariant {
             {{the|a}} Maven project {{in|under}} `starter/`{{, with|, and}} {{its own|a}} Maven wrapper. {{In it,|There,}} \
             `./mvnw test` {{runs tests|builds}} {{on|with}} {{JDK 17|Java 17}} {{or newer|or later}}{{; no|, no}} \
             {{Maven install needed|Maven to install}}. ${fetchonce} {{The second command|Its last step}} {{ends red|fails}} \
-            {{until|before}} {{your fix|the fix}}{{: that|;}} {{is expected|is the point}}.
+            {{until|before}} {{your fix|the fix}}{{: that is expected|; that is expected|, as expected}}.
 
             {{Lately|This week|Recently}}, ${partner} {{began|has begun}} {{replying to|answering}} {{a share \
             of|part of}} {{its calls|the calls}} with 429 {{or|and}} 503. {{Code calling|Whoever calls}} `${method}` \
@@ -2010,6 +2161,10 @@ public final class PacketVariant {
             {{no pause|no delay}} {{when|if}} {{nothing is retried|there is no retry|no retry happens}}: \
             """;
 
+    private static final String FC_L11 = """
+            {{only|none but}} {{the client|its client}} {{creates|builds|makes}} {{instances of|objects of type}} \
+            ${exceptionclass}""";
+
     private static final String SG_REDELIVER = """
             {{delivery|event}} {{unfinished|incomplete}}{{,|;}} {{will redeliver|redeliver it|back to the bus}}: \
             """;
@@ -2017,6 +2172,44 @@ public final class PacketVariant {
     private static final String FC_SLEEP = """
             /** {{Pauses|Blocks}} for {@code delay}{{. Interrupting|; an interrupt}} {{the waiting thread|the \
             caller}} {{throws|raises}} {@link InterruptedException}. */""";
+
+    private static final String SG_NOTE = """
+            {{Hello|Hi}},
+
+            {{Attached|Enclosed}} {{is|you will find}} {{your|the}} {{take-home|home exercise}}: \
+            `${promptfile}` {{and|plus}} {{the|a}} `starter/` {{folder|project}}. {{Please read|Start with}} \
+            `${promptfile}`{{; it|, which}} {{sets|gives}} {{the times|the time box}} {{and|plus}} {{the rules|the ground rules}}.
+
+            - {{Send back|Return}} `${reviewfile}` {{and|with}} `${patchfile}` {{to|at}} ADDRESS{{, by|, before}} DEADLINE.
+            - {{Set-up|Setting up}} ({{Java|a JDK 17}}{{ and|, plus}} {{the first|your first}} \
+            {{download|online build}}) {{does not count|is not counted}} {{toward|against}} {{the time \
+            box|those minutes}}.
+            - {{Questions#pl|Any question#sg}} {{on|about}} {{the code|the starter}} {{or|and}} {{the service it calls|the API}} \
+            {{get no answer@pl|gets no answer@sg|go unanswered@pl|goes unanswered@sg}} {{during the exercise|while you work}}{{:|;}} {{where|if}} \
+            {{something is unclear|unsure}}, state your assumptions {{in|inside}} `${reviewfile}` {{and carry \
+            on|then go on}}. {{Write|Mail}} {{to ADDRESS|back}} {{only|just}} {{if|when}} {{the \
+            build|the download}} {{fails|breaks}}.
+
+            {{Good luck|Thanks, and good luck}}.""";
+
+    private static final String FC_NOTE = """
+            {{Hello|Hi}},
+
+            {{Attached|Enclosed}} {{is|you will find}} {{your|the}} {{take-home|home exercise}}: \
+            `${promptfile}` {{and|plus}} {{the|a}} `starter/` {{folder|project}}. {{Please read|Start with}} \
+            `${promptfile}`{{; it|, which}} {{sets|gives}} {{the times|the time box}} {{and|plus}} {{the rules|what is allowed}}.
+
+            - {{Send back|Return}} `${patchfile}` {{and|with}} `${notesfile}` {{to|at}} ADDRESS{{, by|, before}} DEADLINE.
+            - {{Set-up|Setting up}} ({{Java|a JDK 17}}{{ and|, plus}} {{the first|your first}} \
+            {{download|online build}}) {{does not count|is not counted}} {{toward|against}} {{the time \
+            box|those minutes}}.
+            - {{Questions#pl|Any question#sg}} {{on|about}} {{the ticket|the task}} {{or|and}} {{the service it calls|the API}} \
+            {{get no answer@pl|gets no answer@sg|go unanswered@pl|goes unanswered@sg}} {{during the exercise|while you work}}{{:|;}} {{where|if}} \
+            {{something is unclear|unsure}}, state your assumptions {{in|inside}} `${notesfile}` {{and carry \
+            on|then go on}}. {{Write|Mail}} {{to ADDRESS|back}} {{only|just}} {{if|when}} {{the \
+            build|the download}} {{fails|breaks}}.
+
+            {{Good luck|Thanks, and good luck}}.""";
 
     /** The task's one line that fetches, while online, everything a later offline run ({@code -o}) needs. */
     private static final String FETCH_ONCE = """

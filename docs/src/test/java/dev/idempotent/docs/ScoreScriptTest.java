@@ -133,6 +133,8 @@ class ScoreScriptTest {
 
         assertEquals(0, process.exitValue(), output);
         assertTrue(output.contains("key tests: all green"), output);
-        assertTrue(output.contains("files in the packet's names"), "grade gets the tree in the packet's names: " + output);
+        assertTrue(output.contains("grade --handout . (in " + out.resolve("interviewer") + "): the tree in the handout's"
+                + " own names, target/"), "grade gets the handout's tree as it is: " + output);
+        assertFalse(output.contains("files in the packet's names"), "no translate-back any more: " + output);
     }
 }

@@ -13,7 +13,9 @@ import dev.idempotent.seatgrant.server.internal.store.DbSpec;
 import dev.idempotent.seatgrant.server.internal.store.SeatStore;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.URI;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -73,8 +75,9 @@ public final class FakeSeatServer implements FakeServer {
                             config.maxConnections(), config.clock()),
                     config.adminApi()
                             ? SeatRoutes.withAdmin(core, config.basePath(),
-                                    new AdminAccess(config.adminToken(), config.host(), config.allowedHosts()))
-                            : new SeatRoutes(core, config.basePath()));
+                                    new AdminAccess(config.adminToken(), config.host(), config.allowedHosts()),
+                                    config.apiNames())
+                            : new SeatRoutes(core, config.basePath(), config.apiNames()));
             return new FakeSeatServer(config, core, engine, spec.description());
         } catch (RuntimeException e) {
             db.shutdownNow();
@@ -126,6 +129,22 @@ public final class FakeSeatServer implements FakeServer {
     @Override
     public List<JournalEntry> journal() {
         return core.journal().settledSnapshot();
+    }
+
+    /**
+     * When the oldest grant a {@code delay} fault still holds began its hold; empty when no grant is held. A held
+     * request enters the journal only once its hold has ended.
+     */
+    public Optional<Instant> heldSince() {
+        return core.grants().heldSince();
+    }
+
+    /**
+     * Ends every {@code delay} fault's hold under way now: each held grant goes on to its commit at once, as if its
+     * delay had run out. A hold that starts later waits as usual.
+     */
+    public void releaseHolds() {
+        core.grants().releaseHolds();
     }
 
     /**

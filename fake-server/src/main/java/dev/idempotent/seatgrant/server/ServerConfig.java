@@ -31,6 +31,7 @@ public final class ServerConfig {
     private final int journalCapacity;
     private final java.util.List<String> allowedHosts;
     private final boolean adminApi;
+    private final ApiNames apiNames;
 
     private ServerConfig(Builder b) {
         this.host = b.host;
@@ -51,6 +52,7 @@ public final class ServerConfig {
         this.journalCapacity = b.journalCapacity;
         this.allowedHosts = java.util.List.copyOf(b.allowedHosts);
         this.adminApi = b.adminApi;
+        this.apiNames = b.apiNames;
     }
 
     public static Builder builder() {
@@ -78,6 +80,7 @@ public final class ServerConfig {
         b.journalCapacity = journalCapacity;
         b.allowedHosts = new java.util.ArrayList<>(allowedHosts);
         b.adminApi = adminApi;
+        b.apiNames = apiNames;
         return b;
     }
 
@@ -132,6 +135,11 @@ public final class ServerConfig {
      */
     public String basePath() {
         return basePath;
+    }
+
+    /** The names the seat API speaks on the wire; {@link ApiNames#PACKET} unless a handout's were given. */
+    public ApiNames apiNames() {
+        return apiNames;
     }
 
     /** How long a request's headers may take to arrive, from their first byte; then 408 and close. */
@@ -196,6 +204,7 @@ public final class ServerConfig {
         private Duration defaultHang = Duration.ofSeconds(60);
         private Clock clock = Clock.systemUTC();
         private String basePath = "";
+        private ApiNames apiNames = ApiNames.PACKET;
         private Duration headerTimeout = Duration.ofSeconds(10);
         private Duration bodyTimeout = Duration.ofSeconds(30);
         private Duration idleTimeout = Duration.ofSeconds(60);
@@ -291,6 +300,12 @@ public final class ServerConfig {
          */
         public Builder basePath(String basePath) {
             this.basePath = checkBasePath(Objects.requireNonNull(basePath, "basePath"));
+            return this;
+        }
+
+        /** Serves the seat API in these names (a handout's); by default the packet's, {@link ApiNames#PACKET}. */
+        public Builder apiNames(ApiNames apiNames) {
+            this.apiNames = Objects.requireNonNull(apiNames, "apiNames");
             return this;
         }
 

@@ -1,5 +1,6 @@
 package dev.idempotent.seatgrant.server.grade;
 
+import dev.idempotent.seatgrant.server.ApiNames;
 import dev.idempotent.seatgrant.server.ServerConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,8 +36,12 @@ public final class Grader {
     /** One catalogue entry as {@code grade --list} shows it. */
     public record CheckInfo(String id, Signal signal, String summary) { }
 
+    private static final String NO_URL_IN_LOGS = "no-url-in-logs";
+
     private final WorkerCommand worker;
     private final Trial.Pauser pauser;
+    /** Whether to skip the namespace probe and contain deliveries by process group only. */
+    private volatile boolean noNamespace;
     private final List<Check> checks;
 
     /**
@@ -57,18 +62,60 @@ public final class Grader {
      * POST for {@code hold} instead (it must still be well above the request timeouts of the workers graded).
      */
     Grader(List<String> command, Duration timeoutPerDelivery, Trial.Pauser pauser, Duration hold) {
+        this(command, timeoutPerDelivery, pauser, hold, Catalogue.TWIN_HOLD);
+    }
+
+    /** As above, with the twins' hold bounded by {@code twinHold} instead of the shipped 30 s. */
+    Grader(List<String> command, Duration timeoutPerDelivery, Trial.Pauser pauser, Duration hold, Duration twinHold) {
         if (timeoutPerDelivery.isNegative() || timeoutPerDelivery.isZero()) {
             throw new IllegalArgumentException("the delivery timeout must be positive");
         }
         this.worker = new WorkerCommand(command, timeoutPerDelivery);
         this.pauser = pauser;
-        this.checks = Catalogue.checks(hold);
+        this.checks = Catalogue.checks(hold, twinHold);
     }
 
     /** As a test builds one with the bus's real waits and a shorter hold (see above). */
     Grader(List<String> command, Duration timeoutPerDelivery, Duration hold) {
         this(command, timeoutPerDelivery, duration -> Thread.sleep(duration.toMillis()), hold);
     }
+
+    /**
+     * Grades a worker written to a generated handout, in the handout's names (from its {@code mapping.tsv}): the
+     * variable that carries the API root, the event's fields, the route, and the JSON fields of the request, the
+     * answer and the list. Check ids stay; so does the {@code Idempotency-Key} header. Returns this grader.
+     *
+     * @throws IllegalArgumentException if the handout's names cannot be a route and JSON fields
+     */
+    public Grader speaking(HandoutNames handout) {
+        this.apiNames = handout.apiNames();
+        this.names = handout;
+        worker.baseUrlVariable(handout.name(WorkerCommand.BASE_URL_VARIABLE));
+        return this;
+    }
+
+    private volatile ApiNames apiNames = ApiNames.PACKET;
+    private volatile HandoutNames names = HandoutNames.none();
+
+    /**
+     * Contains each delivery by its session and process group only, never in a PID namespace of its own: what
+     * {@code grade --no-namespace} asks for. Returns this grader.
+     */
+    public Grader withoutNamespace() {
+        this.noNamespace = true;
+        return this;
+    }
+
+    /**
+     * How the last grade contained its deliveries: {@code containment: process groups only} when it could not give
+     * each its own PID namespace (or was told not to), otherwise a line that says it did; empty before the first
+     * grade.
+     */
+    public String containment() {
+        return graded ? worker.containment().toString() : "";
+    }
+
+    private volatile boolean graded;
 
     /** The catalogue, in report order. */
     public static List<CheckInfo> catalogue() {
@@ -110,6 +157,9 @@ public final class Grader {
         List<Check> selected = checks.stream()
                 .filter(c -> only.isEmpty() || only.contains(c.id()))
                 .toList();
+        // Probed once per grade: the machine may have changed (user namespaces turned off) since the last.
+        worker.contain(noNamespace ? Containment.processGroupsOnly() : Containment.probe());
+        graded = true;
         Warmup.once();
         List<List<CheckResult>> runs = new ArrayList<>();
         for (int i = 0; i < repeat; i++) {
@@ -156,7 +206,7 @@ public final class Grader {
                         .orElse(null);
                 results.add(stray == null && offApi == null ? result : result.withLateFindings(stray, offApi));
             }
-            return results;
+            return urlsJudgedOverEveryCheck(selected, trials, results);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException cause) {
                 throw cause;
@@ -169,6 +219,40 @@ public final class Grader {
             pool.shutdownNow();
             trials.stream().flatMap(List::stream).forEach(Trial::close);
         }
+    }
+
+    /**
+     * {@code no-url-in-logs} judged over every check's deliveries, not only its own: a worker that logs its base URL
+     * in any delivery fails it, the line named. The other checks' results stand.
+     */
+    private static List<CheckResult> urlsJudgedOverEveryCheck(List<Check> selected, List<List<Trial>> trials,
+                                                              List<CheckResult> results) {
+        int noUrl = -1;
+        for (int i = 0; i < selected.size(); i++) {
+            if (selected.get(i).id().equals(NO_URL_IN_LOGS)) {
+                noUrl = i;
+            }
+        }
+        if (noUrl < 0 || results.get(noUrl).result() == Result.FAIL) {
+            return results;
+        }
+        for (int i = 0; i < selected.size(); i++) {
+            for (Trial trial : trials.get(i)) {
+                Optional<String> named = trial.urlInLogs();
+                if (named.isPresent()) {
+                    CheckResult r = results.get(noUrl);
+                    List<CheckResult> judged = new ArrayList<>(results);
+                    // Its own facts stay; its own reason (a pass) gives way to the line found.
+                    String facts = r.evidence().contains(" | ") ? r.evidence().substring(r.evidence().indexOf(" | "))
+                            : "";
+                    judged.set(noUrl, new CheckResult(r.id(), r.signal(), Result.FAIL, "in " + selected.get(i).id()
+                            + ", " + named.get() + facts, r.duplicates(), r.deliveries(), r.runs(), 0,
+                            r.neverEnded(), r.stray(), r.lostWork(), r.offApi()));
+                    return judged;
+                }
+            }
+        }
+        return results;
     }
 
     /**
@@ -197,8 +281,11 @@ public final class Grader {
 
     private Attempt runOnce(Check check, boolean probe, List<Trial> opened) {
         // The worker gets an address with no admin API behind it; what it sends there is journaled for the gates.
-        ServerConfig config = check.server().apply(ServerConfig.builder().db("mem").adminApi(false)).build();
+        // Every check's API under a base path drawn alike, so no check is recognisable by its URL.
+        ServerConfig config = check.server().apply(ServerConfig.builder().db("mem").adminApi(false)
+                .basePath(Catalogue.basePath()).apiNames(apiNames)).build();
         Trial trial = new Trial(worker, config, probe, pauser, check.extraBudget());
+        trial.speak(names);
         opened.add(trial);
         Check.Judgement judgement = check.scenario().run(trial);
         String facts = trial.facts();

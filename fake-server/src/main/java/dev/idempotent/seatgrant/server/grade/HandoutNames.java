@@ -1,5 +1,6 @@
 package dev.idempotent.seatgrant.server.grade;
 
+import dev.idempotent.seatgrant.server.ApiNames;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -92,6 +93,23 @@ public final class HandoutNames {
             }
         }
         return new HandoutNames(renames);
+    }
+
+    /** The handout's name for the packet's {@code name}; {@code name} itself when the handout keeps it. */
+    public String name(String name) {
+        return renames.getOrDefault(name, name);
+    }
+
+    /**
+     * The seat API as the handout names it: its route ({@code v1/seats}), the grant's fields ({@code workspaceId},
+     * {@code userId}, {@code role}), the usual role ({@code member}) and the list's array (the seat noun's plural).
+     *
+     * @throws IllegalArgumentException if the handout's names cannot be a route and JSON fields
+     */
+    public ApiNames apiNames() {
+        String route = name("v1/seats");
+        return new ApiNames(route.startsWith("/") ? route : "/" + route, name("workspaceId"), name("userId"),
+                name("role"), name("member"), name("seats"));
     }
 
     /**

@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -38,8 +39,8 @@ final class Trial implements AutoCloseable {
     static final int MAX_DELIVERIES = 3;
 
     /**
-     * How long the bus waits after a nack before it redelivers: 2 s, then 4 s, as brokers back off. A nack of an
-     * in-progress 409 inside the twins' 3 s hold therefore cannot use up the redeliveries within the hold.
+     * How long the bus waits after a nack before it redelivers: 2 s, then 4 s, as brokers back off. A twin that
+     * nacks an in-progress 409 has ended the twins' hold with that very request, so its redelivery finds the seat.
      */
     static final List<Duration> REDELIVERY_DELAYS = List.of(Duration.ofSeconds(2), Duration.ofSeconds(4));
 
@@ -78,6 +79,14 @@ final class Trial implements AutoCloseable {
     private final List<Integer> bounds = new CopyOnWriteArrayList<>();
     /** Set while the trial's first delivery is still to be checked for a worker that never reached the server. */
     private final AtomicBoolean probeFirstDelivery;
+    /** The names the event speaks: the packet's, or a handout's ({@code grade --handout}). */
+    private volatile HandoutNames names = HandoutNames.none();
+    /** Deliveries of this trial that have ended (counted as they end, before their chain is done). */
+    private final AtomicInteger ended = new AtomicInteger();
+    /** How the twins' hold ended; null when no POST was held, or while it is. */
+    private volatile HoldEnd holdEnd;
+    /** When the twins' hold ended; null when no POST was held, or while it is. */
+    private volatile Instant holdEndedAt;
 
     /**
      * @param probeFirstDelivery whether a first delivery that fails without any request reaching the server stops
@@ -105,13 +114,18 @@ final class Trial implements AutoCloseable {
         this.redaction = new Redaction(server.apiBaseUri());
     }
 
-    /** The event as the bus puts it on the worker's stdin: one JSON line. */
+    /** Puts the events of this trial in a handout's names. */
+    void speak(HandoutNames handout) {
+        this.names = handout;
+    }
+
+    /** The event as the bus puts it on the worker's stdin: one JSON line, in the packet's or the handout's names. */
     String eventLine() {
         ObjectNode event = JSON.createObjectNode()
-                .put("requestId", requestId)
-                .put("workspaceId", workspaceId)
-                .put("userId", userId)
-                .put("role", "member");
+                .put(names.name("requestId"), requestId)
+                .put(names.name("workspaceId"), workspaceId)
+                .put(names.name("userId"), userId)
+                .put(names.name("role"), names.name("member"));
         return event.toString();
     }
 
@@ -151,6 +165,7 @@ final class Trial implements AutoCloseable {
                     pause(REDELIVERY_DELAYS.get(Math.min(i, REDELIVERY_DELAYS.size()) - 1));
                 }
                 Delivery delivery = worker.deliver(eventLine(), apiBase(), budget);
+                ended.incrementAndGet();
                 if (probeFirstDelivery.getAndSet(false)) {
                     stopIfNeverReached(delivery);
                 }
@@ -184,17 +199,15 @@ final class Trial implements AutoCloseable {
 
     /**
      * Throws {@link WorkerUnreachableException} when {@code delivery} exited non-zero on its own and no request
-     * that arrived while it ran is in the journal, nor any seat in the ledger. A request whose answer a fault holds
-     * enters the journal late, so this waits for one as long as the catalogue's longest hold; only a worker that is
-     * failing anyway pays that wait.
+     * that arrived while it ran is in the journal, nor any seat in the ledger. A POST a delay fault holds counts as
+     * soon as it is held; one whose answer an after-commit fault holds enters the journal late, so this waits for
+     * one as long as the check's longest hold; only a worker that is failing anyway pays that wait.
      */
     private void stopIfNeverReached(Delivery delivery) {
         if (delivery.timedOut() || delivery.exit() == Delivery.ACK) {
             return;
         }
-        Duration twinHold = Duration.ofMillis(Catalogue.TWIN_HOLD_MS);
-        Duration limit = (extraBudget.compareTo(twinHold) > 0 ? extraBudget : twinHold).plus(SETTLE_LIMIT);
-        long deadline = System.nanoTime() + limit.toNanos();
+        long deadline = System.nanoTime() + extraBudget.plus(SETTLE_LIMIT).toNanos();
         while (!reachedDuring(delivery)) {
             if (System.nanoTime() >= deadline) {
                 throw new WorkerUnreachableException("the worker never reached the server in its first delivery"
@@ -207,7 +220,9 @@ final class Trial implements AutoCloseable {
     }
 
     private boolean reachedDuring(Delivery delivery) {
-        return seats() > 0 || server.journal().stream().anyMatch(e -> delivery.covers(e.at()));
+        // A POST a delay fault holds has reached the server, though the journal has yet to hear of it.
+        return seats() > 0 || server.heldSince().isPresent()
+                || server.journal().stream().anyMatch(e -> delivery.covers(e.at()));
     }
 
     /** The first stderr line, redacted, trimmed, cut to 200 characters. */
@@ -226,7 +241,9 @@ final class Trial implements AutoCloseable {
 
     /**
      * Delivers the event twice at the same moment, as a bus does when a consumer's ack is slow, then redelivers
-     * whichever twin was nacked. Returns each twin's chain of deliveries.
+     * whichever twin was nacked. The first POST is held ({@link Catalogue#TWIN_HOLD}) until the other twin's next
+     * request has been answered, or a delivery ends, or the hold's bound runs out: the twins overlap by the
+     * grader's watching, not by a machine fast enough to start both inside a fixed hold. Returns each twin's chain.
      */
     List<List<Delivery>> twins() {
         // Two threads of our own: the common pool may have a single thread on a small machine, which would
@@ -235,10 +252,13 @@ final class Trial implements AutoCloseable {
         try {
             CompletableFuture<List<Delivery>> first = CompletableFuture.supplyAsync(this::deliver, both);
             CompletableFuture<List<Delivery>> second = CompletableFuture.supplyAsync(this::deliver, both);
+            holdForTheOtherTwin(CompletableFuture.allOf(first, second));
             List<List<Delivery>> pair = List.of(first.join(), second.join());
+            // Nobody is left to wait for: a POST still held goes on to its commit now.
+            server.releaseHolds();
             if (!posts().isEmpty()) {
                 // A twin that gave up on its held POST may be gone before the hold ends; that POST still commits.
-                awaitEntry(e -> "delay".equals(e.fault()), Duration.ofMillis(Catalogue.TWIN_HOLD_MS).plus(SETTLE_LIMIT));
+                awaitEntry(e -> "delay".equals(e.fault()), SETTLE_LIMIT);
             }
             settle();
             return pair;
@@ -250,6 +270,66 @@ final class Trial implements AutoCloseable {
         } finally {
             both.shutdownNow();
         }
+    }
+
+    /** How the twins' hold ended: by a request, a delivery's end, its bound; null while none has ended. */
+    enum HoldEnd {
+        REQUEST("a request after the held POST was answered"),
+        DELIVERY_END("a delivery ended"),
+        BOUND("its bound ran out");
+
+        final String words;
+
+        HoldEnd(String words) {
+            this.words = words;
+        }
+    }
+
+    /**
+     * Watches the server while the twins run: once a POST is held, it ends the hold when a request whose first
+     * byte came after the hold began has been answered (the other twin's, or the held twin's own after it gave up),
+     * or when a delivery ends; the server ends it itself at the fault's bound. Returns when {@code twins} are done.
+     */
+    private void holdForTheOtherTwin(CompletableFuture<?> twins) {
+        Instant seen = null;
+        while (!twins.isDone()) {
+            if (holdEnd == null) {
+                Optional<Instant> since = server.heldSince();
+                if (since.isPresent()) {
+                    Instant began = since.get();
+                    seen = began;
+                    HoldEnd end = server.journal(0).stream().anyMatch(e -> e.at().isAfter(began)) ? HoldEnd.REQUEST
+                            : ended.get() > 0 ? HoldEnd.DELIVERY_END : null;
+                    if (end != null) {
+                        holdEndedAt = Instant.now();
+                        holdEnd = end;
+                        server.releaseHolds();
+                    }
+                } else if (seen != null) {
+                    holdEndedAt = Instant.now();
+                    holdEnd = HoldEnd.BOUND;
+                }
+            }
+            if (!nap()) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Why the twins' race was not run, when it was not: the hold ended by a delivery's end or its bound, and only
+     * then did another request come (the other twin came late). Empty when a request ended the hold, and when no
+     * request came after it at all (a twin that never came is the worker's doing).
+     */
+    Optional<String> lateTwin() {
+        HoldEnd end = holdEnd;
+        Instant at = holdEndedAt;
+        if (end == null || end == HoldEnd.REQUEST
+                || server.journal().stream().noneMatch(e -> e.at().isAfter(at) && e.path().equals(SEATS))) {
+            return Optional.empty();
+        }
+        return Optional.of("the other twin came late: the first POST's hold ended because " + end.words
+                + ", and only then did another request come");
     }
 
     /**
@@ -418,6 +498,31 @@ final class Trial implements AutoCloseable {
         if (!acked && givenUp && seats > 0) {
             return Optional.of("the event (requestId " + requestId + ") was never acked, but its seat exists: the"
                     + " bus gave up on work that was done (" + how + ")");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The first log line of this trial's deliveries that names its base URL, its host and port, or its base path's
+     * token, and what it names; empty when none does.
+     */
+    Optional<String> urlInLogs() {
+        URI base = apiBase();
+        String full = base.toString();
+        String hostPort = base.getHost() + ":" + base.getPort();
+        String path = base.getRawPath();
+        String token = path.substring(path.lastIndexOf('/') + 1);
+        List<String> needles = List.of(full, hostPort, "localhost:" + base.getPort(), token);
+        for (Delivery d : deliveries()) {
+            for (String line : d.log()) {
+                for (String needle : needles) {
+                    if (!needle.isEmpty() && line.contains(needle)) {
+                        String what = needle.equals(token) ? "the base path's token" : needle.equals(full)
+                                ? "the base URL" : "the host and port";
+                        return Optional.of("a log line names " + what + ": " + Evidence.line(redact(line)));
+                    }
+                }
+            }
         }
         return Optional.empty();
     }

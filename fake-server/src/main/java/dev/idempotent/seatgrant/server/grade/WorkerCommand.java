@@ -20,10 +20,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The worker under test as a command: runs it once per delivery as a new process, the event on stdin and the
- * API root in {@code SEATS_BASE_URL}, and kills it at the delivery timeout. On Linux each delivery starts in a
- * session of its own ({@code setsid}), and when it ends, however it ends, everything still in that session, and
- * every descendant still found, is killed: a worker that forks a detached child and exits cannot leave the child
- * posting after its delivery. (A process may still leave its session; the grader's servers see what it sends.)
+ * API root in {@code SEATS_BASE_URL}, and kills it at the delivery timeout. On Linux each delivery runs in a PID
+ * namespace of its own where one can be made ({@link Containment}): when the delivery ends, so does every process
+ * it started. Each delivery also starts in a session of its own ({@code setsid}), and when it ends, everything still
+ * in that session, and every descendant still found, is killed: without a namespace, that sweep is the containment
+ * (a process may still leave its session; the grader's servers see what it sends).
  *
  * <p>Thread-safe: each delivery is its own process with its own output files.
  */
@@ -57,6 +58,10 @@ final class WorkerCommand {
 
     private final List<String> command;
     private final Duration timeout;
+    /** The variable that carries the API root: {@link #BASE_URL_VARIABLE}, or a handout's name for it. */
+    private volatile String variable = BASE_URL_VARIABLE;
+    /** How deliveries are contained; set once per grade ({@link #contain}). */
+    private volatile Containment containment = Containment.processGroupsOnly();
 
     WorkerCommand(List<String> command, Duration timeout) {
         if (command.isEmpty()) {
@@ -64,6 +69,21 @@ final class WorkerCommand {
         }
         this.command = List.copyOf(command);
         this.timeout = timeout;
+    }
+
+    /** Gives the deliveries from now on the API root in {@code name} instead of {@link #BASE_URL_VARIABLE}. */
+    void baseUrlVariable(String name) {
+        this.variable = name;
+    }
+
+    /** Runs the deliveries from now on under {@code containment}. */
+    void contain(Containment containment) {
+        this.containment = containment;
+    }
+
+    /** How the deliveries are contained now. */
+    Containment containment() {
+        return containment;
     }
 
     /** How long a delivery may run before it is killed. */
@@ -102,12 +122,12 @@ final class WorkerCommand {
                 // --wait: should setsid have to fork, it still exits with the worker's own code.
                 line.addAll(List.of(SETSID, "--wait"));
             }
-            line.addAll(command);
+            line.addAll(containment.wrap(command));
             ProcessBuilder builder = new ProcessBuilder(line)
                     .redirectOutput(out.toFile())
                     .redirectError(err.toFile());
             WITHHELD.forEach(builder.environment()::remove);
-            builder.environment().put(BASE_URL_VARIABLE, apiBase.toString());
+            builder.environment().put(variable, apiBase.toString());
             Instant start = Instant.now();
             Process process;
             try {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import dev.idempotent.seatgrant.server.ApiNames;
 import dev.idempotent.seatgrant.server.Seat;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -33,8 +34,6 @@ public record GrantRequest(String workspaceId, String userId, String role) {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
-    /** The three fields, in the order their problems are reported. */
-    private static final List<String> FIELDS = List.of("workspaceId", "userId", "role");
     /** A field that was present with a value that is neither a string nor null. */
     private static final Object NOT_TEXT = new Object();
     /** A field that was present as JSON null. */
@@ -70,6 +69,17 @@ public record GrantRequest(String workspaceId, String userId, String role) {
      * @throws Invalid with slug {@code malformed-json} or {@code invalid-field}
      */
     public static GrantRequest parse(byte[] body) throws Invalid {
+        return parse(body, ApiNames.PACKET);
+    }
+
+    /**
+     * As {@link #parse(byte[])}, the body's fields and its usual role in {@code names} (a handout's); the request
+     * returned is in the packet's names and values, and a problem names the field as the body did.
+     *
+     * @throws Invalid with slug {@code malformed-json} or {@code invalid-field}
+     */
+    public static GrantRequest parse(byte[] body, ApiNames names) throws Invalid {
+        List<String> fields = List.of(names.workspaceId(), names.userId(), names.role());
         String text;
         try {
             // Decoded here, strictly, rather than by Jackson: its byte parser lets overlong forms through ("\xc0\xaf"
@@ -82,7 +92,7 @@ public record GrantRequest(String workspaceId, String userId, String role) {
         } catch (CharacterCodingException e) {
             throw new Invalid("malformed-json", "the body is not valid UTF-8");
         }
-        Object[] values = new Object[FIELDS.size()];
+        Object[] values = new Object[fields.size()];
         boolean object;
         try (JsonParser parser = STRICT.createParser(text)) {
             JsonToken first = parser.nextToken();
@@ -91,7 +101,7 @@ public record GrantRequest(String workspaceId, String userId, String role) {
             }
             object = first == JsonToken.START_OBJECT;
             if (object) {
-                readFields(parser, values);
+                readFields(parser, values, fields);
             } else {
                 parser.skipChildren();
             }
@@ -108,19 +118,21 @@ public record GrantRequest(String workspaceId, String userId, String role) {
         if (!object) {
             throw new Invalid("malformed-json", "the body must be a JSON object");
         }
-        String workspaceId = field(values, 0);
-        String userId = field(values, 1);
-        String role = field(values, 2);
+        String workspaceId = field(values, 0, fields);
+        String userId = field(values, 1, fields);
+        String role = names.roleFromWire(field(values, 2, fields));
         if (!Seat.ROLES.contains(role)) {
-            throw new Invalid("invalid-field", "role must be one of " + String.join(", ", Seat.ROLES.stream().sorted().toList()));
+            throw new Invalid("invalid-field", names.role() + " must be one of " + String.join(", ",
+                    Seat.ROLES.stream().map(names::roleToWire).sorted().toList()));
         }
         return new GrantRequest(workspaceId, userId, role);
     }
 
     /** Reads the root object's members, keeping what each of the three fields held. */
-    private static void readFields(JsonParser parser, Object[] values) throws java.io.IOException {
+    private static void readFields(JsonParser parser, Object[] values, List<String> fields)
+            throws java.io.IOException {
         for (JsonToken token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
-            int slot = FIELDS.indexOf(parser.currentName());
+            int slot = fields.indexOf(parser.currentName());
             JsonToken value = parser.nextToken();
             if (slot >= 0) {
                 values[slot] = value == JsonToken.VALUE_STRING ? parser.getText()
@@ -131,8 +143,8 @@ public record GrantRequest(String workspaceId, String userId, String role) {
         }
     }
 
-    private static String field(Object[] values, int slot) throws Invalid {
-        String name = FIELDS.get(slot);
+    private static String field(Object[] values, int slot, List<String> fields) throws Invalid {
+        String name = fields.get(slot);
         Object value = values[slot];
         if (value == null || value == JSON_NULL) {
             throw new Invalid("invalid-field", name + " is required");
@@ -141,7 +153,7 @@ public record GrantRequest(String workspaceId, String userId, String role) {
             throw new Invalid("invalid-field", name + " must be a string");
         }
         String text = (String) value;
-        if (!name.equals("role")) {
+        if (slot != 2) {
             String why = idProblem(text);
             if (why != null) {
                 throw new Invalid("invalid-field", name + " " + why);

@@ -11,7 +11,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -19,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * (the completed key and the seat together); a key that already exists, or a grant the {@code delay} fault
  * holds, goes the long way: claim the key, hold it, then write the seat and complete the key in one transaction.
  *
- * <p>Thread-safe. Every store call runs on {@code dbExecutor}; a hold waits on a timer, never on a thread.
+ * <p>Thread-safe. Every store call runs on {@code dbExecutor}; a hold waits on a timer, never on a thread, and
+ * {@link #releaseHolds()} ends every hold under way at once (the grader's twins end theirs on an event, not a time).
  */
 public final class GrantService {
 
@@ -45,6 +49,8 @@ public final class GrantService {
     private final Duration lease;
     private final Executor dbExecutor;
     private final ResetGenerations generations;
+    /** The holds under way, each with the instant it began; {@link #releaseHolds()} ends them. */
+    private final ConcurrentHashMap<Runnable, Instant> holds = new ConcurrentHashMap<>();
 
     public GrantService(SeatStore store, Clock clock, Duration lease, Executor dbExecutor) {
         this(store, clock, lease, dbExecutor, new ResetGenerations());
@@ -158,8 +164,36 @@ public final class GrantService {
         return new Outcome.InProgress(1);
     }
 
+    /**
+     * Runs its task on the store's executor after {@code holdMs}, or as soon as {@link #releaseHolds()} is called,
+     * whichever comes first; never twice.
+     */
     private Executor after(long holdMs) {
-        return holdMs <= 0 ? dbExecutor : CompletableFuture.delayedExecutor(holdMs, TimeUnit.MILLISECONDS, dbExecutor);
+        if (holdMs <= 0) {
+            return dbExecutor;
+        }
+        return task -> {
+            AtomicBoolean ran = new AtomicBoolean();
+            Runnable[] self = new Runnable[1];
+            self[0] = () -> {
+                if (ran.compareAndSet(false, true)) {
+                    holds.remove(self[0]);
+                    dbExecutor.execute(task);
+                }
+            };
+            holds.put(self[0], clock.instant());
+            CompletableFuture.delayedExecutor(holdMs, TimeUnit.MILLISECONDS).execute(self[0]);
+        };
+    }
+
+    /** When the oldest hold still under way began (a {@code delay} fault's grant); empty when none is. */
+    public Optional<Instant> heldSince() {
+        return holds.values().stream().min(Instant::compareTo);
+    }
+
+    /** Ends every hold under way now: each held grant goes on to its commit at once. Later holds are not affected. */
+    public void releaseHolds() {
+        holds.keySet().forEach(Runnable::run);
     }
 
     /**

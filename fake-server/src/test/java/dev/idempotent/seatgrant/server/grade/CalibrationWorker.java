@@ -27,7 +27,9 @@ import java.util.Locale;
  * {@code GET /v1/seats} first and ack the seat it finds), {@code --admin-probe} (behaves only when
  * {@code /__admin/health} answers; otherwise keyless, acking whatever happens), {@code --admin-reset} (reads the
  * admin API and resets the server after its grant), {@code --fabricate-log} (logs a key it never sent and a replay
- * that never happened), {@code --retry-early} (0.1 s after any retryable answer, Retry-After or not),
+ * that never happened), {@code --log-url-unless-token} (logs SEATS_BASE_URL in every line unless it holds
+ * {@code /t/}, the one check that looked for it once had), {@code --log-url-on-504} (logs it only on a
+ * 504), {@code --retry-early} (0.1 s after any retryable answer, Retry-After or not),
  * {@code --trickle S} (the body S seconds after the headers), {@code --request-timeout S} (0: none).
  */
 public final class CalibrationWorker {
@@ -153,6 +155,10 @@ public final class CalibrationWorker {
                 + ",\"outcome\":\"" + outcome + "\"" + (status > 0 ? ",\"status\":" + status : "");
         if (flags.contains("--fabricate-log")) {
             line += ",\"idempotencyKey\":\"k-" + requestId + "\",\"replayed\":true";
+        }
+        if (flags.contains("--log-url-unless-token") && !base.toString().contains("/t/")
+                || flags.contains("--log-url-on-504") && status == 504) {
+            line += ",\"url\":\"" + base + "\"";
         }
         System.err.println(line + "}");
     }

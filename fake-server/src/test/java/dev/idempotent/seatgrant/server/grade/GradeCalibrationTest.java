@@ -179,9 +179,9 @@ class GradeCalibrationTest {
     @Test
     void aTwinThatNacksTheInProgress409IsRedeliveredAfterTheHoldAndOnlyErrorClassesPay() {
         GradeReport report = report("nack-in-progress");
-        // The bus waits 2 s, then 4 s (GradeBusTest), so a twin that met the in-progress 409 and nacked cannot use up
-        // its deliveries inside the 3 s hold: it is redelivered, finds the seat, and acks. (Which twin meets the 409,
-        // if either does, is the race the twins are there to run.)
+        // The in-progress 409 a twin meets ends the hold (a request answered after it began), so the held POST commits
+        // and the twin that nacked is redelivered 2 s later (GradeBusTest), finds the seat, and acks. (Which twin meets
+        // the 409, if either does, is the race the twins are there to run.)
         CheckResult twins = report.check("twin-deliveries");
         assertTrue(twins.passed(), twins.evidence());
         if (twins.evidence().contains("nack (exit 1)")) {

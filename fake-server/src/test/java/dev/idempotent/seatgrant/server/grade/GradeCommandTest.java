@@ -23,6 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code fake-server grade} as a command line: flags, exit codes, the list, the JSON. */
 class GradeCommandTest {
 
+    /** The token of a check's base path, as {@code Catalogue.basePath()} draws it. */
+    private static final java.util.regex.Pattern TOKEN = java.util.regex.Pattern.compile("[0-9a-f]{24}");
+
+
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
@@ -124,7 +128,8 @@ class GradeCommandTest {
 
     @Test
     void theStderrLineShownForAnUnreachedServerIsCutAndNeverNamesTheBaseUrl() {
-        // no-url-in-logs serves the API under a secret-looking base path, which the line must not repeat.
+        // Every check serves the API under a base path drawn per trial (a word, then a 24-hex-digit token), which the
+        // line must not repeat.
         assertEquals(2, grade("--only", "no-url-in-logs", "--", "sh", "-c",
                 "echo \"cannot reach $SEATS_BASE_URL/v1/seats at ${SEATS_BASE_URL#http://}:"
                         + " $(head -c 300 /dev/zero | tr '\\0' y)\" >&2; exit 7"));
@@ -132,7 +137,7 @@ class GradeCommandTest {
         assertEquals(1, err().lines().count(), err());
         assertTrue(line.contains("(exit 7); first line of its stderr: cannot reach [SEATS_BASE_URL]/v1/seats at"
                 + " [SEATS_BASE_URL]"), line);
-        assertFalse(line.contains("127.0.0.1") || line.contains("/t/") || line.contains("tok_"), line);
+        assertFalse(line.contains("127.0.0.1") || TOKEN.matcher(line).find(), line);
         String shown = line.substring(line.indexOf("stderr: ") + "stderr: ".length());
         assertEquals(203, shown.length(), "200 characters and an ellipsis: " + shown);
         assertTrue(shown.endsWith("yyy..."), shown);
@@ -190,7 +195,7 @@ class GradeCommandTest {
         for (JsonNode delivery : check.get("deliveries")) {
             String output = delivery.get("output").asText();
             assertTrue(output.startsWith("at [SEATS_BASE_URL] on [SEATS_BASE_URL]\nyyy"), output.substring(0, 80));
-            assertFalse(output.contains("127.0.0.1") || output.contains("tok_"), output.substring(0, 80));
+            assertFalse(output.contains("127.0.0.1") || TOKEN.matcher(output).find(), output.substring(0, 80));
             assertEquals(DeliveryResult.MAX_OUTPUT_BYTES, output.getBytes(StandardCharsets.UTF_8).length);
             assertTrue(delivery.get("outputTruncated").asBoolean());
             assertEquals(3, delivery.get("exit").asInt());
@@ -244,6 +249,50 @@ class GradeCommandTest {
     }
 
     @Test
+    void noNamespaceFallsBackToProcessGroupsAndTheReportSaysSoOnce() {
+        assertEquals(1, grade("--no-namespace", "--only", "seed-1-201-once", "--", "sh", "-c",
+                "cat > /dev/null; exit 0"));
+        assertEquals(1, out().lines().filter(l -> l.contains("containment")).count(), out());
+        assertEquals("containment: process groups only", out().strip().lines().reduce((a, b) -> b).orElseThrow());
+        // With --json, whose keys are fixed, it goes to stderr.
+        assertEquals(1, grade("--json", "--no-namespace", "--only", "seed-1-201-once", "--", "sh", "-c",
+                "cat > /dev/null; exit 0"));
+        assertEquals("containment: process groups only", err().strip());
+        assertFalse(out().contains("containment"), out());
+    }
+
+    @Test
+    void handoutAndMappingTogetherAreAUsageError(@TempDir Path dir) {
+        assertEquals(2, grade("--handout", dir.toString(), "--mapping", dir.resolve("mapping.tsv").toString(), "--",
+                "true"));
+        assertTrue(err().contains("give --handout DIR or --mapping FILE, not both"), err());
+        assertEquals("", out());
+    }
+
+    @Test
+    void aWorkerWrittenToAHandoutsNamesIsGradedInThemWithHandout(@TempDir Path dir) throws Exception {
+        assumeTrue(Workers.installed("curl"), "curl is not installed: skipping the shell worker");
+        Files.writeString(dir.resolve("mapping.tsv"), "# seat-grant handout, domain zqdomain. kind, packet, handout"
+                + " (tab-separated).\ntoken\trequestId\tzqCaseNo\ntoken\tworkspaceId\tzqShop\ntoken\tuserId\tzqBuyer\n"
+                + "token\trole\tzqWhy\ntoken\tmember\tzq_usual\ntoken\tseatId\tzqthingNo\n"
+                + "token\tv1/seats\tv9/zq-things\ntoken\tSEATS_BASE_URL\tZQ_THINGS_ROOT\n");
+        // Its event, route, body and variable are all the handout's; the body is the event less its id.
+        String worker = "event=$(cat); id=$(printf '%s' \"$event\" | sed 's/.*\"zqCaseNo\":\"\\([^\"]*\\)\".*/\\1/');"
+                + " body=$(printf '%s' \"$event\" | sed 's/\"zqCaseNo\":\"[^\"]*\",//');"
+                + " status=$(curl -s -o /dev/null -w '%{http_code}' -X POST \"$ZQ_THINGS_ROOT/v9/zq-things\""
+                + " -H 'content-type: application/json' -H \"idempotency-key: $id\" -d \"$body\");"
+                + " echo \"zqCaseNo=$id status=$status\" >&2; [ \"$status\" = 201 ]";
+        // One check: its own pass, the sum short of the verdict's.
+        assertEquals(1, grade("--handout", dir.toString(), "--only", "seed-1-201-once", "--", "sh", "-c", worker),
+                out() + err());
+        assertTrue(out().lines().anyMatch(l -> l.startsWith("seed-1-201-once") && l.contains(" pass ")
+                && l.contains("one POST with the zqCaseNo as its key, acked")), out());
+        assertTrue(out().contains("safety gate: pass"), out());
+        // The same worker graded in the packet's names never finds its variable, route or fields.
+        assertEquals(2, grade("--only", "seed-1-201-once", "--", "sh", "-c", worker), out() + err());
+    }
+
+    @Test
     void aHandoutsMappingMakesTheReportSpeakTheHandoutsNamesAndKeepsIdsAndKeys(@TempDir Path dir) throws Exception {
         Path mapping = dir.resolve("mapping.tsv");
         // Names no handout template composes, so this test never collides with a real handout's vocabulary.
@@ -254,7 +303,7 @@ class GradeCommandTest {
         // Acks without a request, then touches an admin path: the evidence and two gates have prose to translate.
         int code = grade("--json", "--mapping", mapping.toString(), "--only",
                 "seed-1-201-once,requestid-in-every-attempt-log", "--", "bash", "-c",
-                "cat > /dev/null; hp=${SEATS_BASE_URL#http://}; exec 3<>/dev/tcp/${hp%:*}/${hp##*:};"
+                "cat > /dev/null; hp=${SEATS_BASE_URL#http://}; hp=${hp%%/*}; exec 3<>/dev/tcp/${hp%:*}/${hp##*:};"
                         + " printf 'GET /__admin/health HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n' >&3;"
                         + " cat <&3 > /dev/null; exit 0");
         assertEquals(1, code, err());

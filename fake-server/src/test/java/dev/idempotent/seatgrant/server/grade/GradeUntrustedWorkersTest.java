@@ -77,10 +77,11 @@ class GradeUntrustedWorkersTest {
     @Test
     void whatADeliveryLeftRunningInItsSessionIsKilledWhenItEnds() throws Exception {
         // A double fork: the sleeper is no longer the worker's descendant once the worker exits, and the worker acks
-        // at once. Today's grader killed descendants only at a timeout, and left this one for 300 s.
+        // at once. Today's grader killed descendants only at a timeout, and left this one for 300 s. This is the
+        // fallback's sweep (no namespace), whose PIDs are the host's; GradeContainmentTest has the namespace's.
         Path pid = dir.resolve("pid");
         List<String> worker = List.of("bash", "-c", "cat > /dev/null; ( sleep 300 & echo $! > '" + pid + "' ); exit 0");
-        new Grader(worker, DELIVERY_TIMEOUT).grade(Set.of("seed-1-201-once"));
+        new Grader(worker, DELIVERY_TIMEOUT).withoutNamespace().grade(Set.of("seed-1-201-once"));
         assertTrue(Files.exists(pid));
         long sleeper = Long.parseLong(Files.readString(pid).strip());
         Await.until(Duration.ofSeconds(10), "the detached sleeper to be gone",
@@ -89,6 +90,7 @@ class GradeUntrustedWorkersTest {
 
     @Test
     void aRequestFromAProcessThatLeftItsSessionFailsLivenessAndCountsForNothing() throws Exception {
+        // Without a namespace (where none can be made, or --no-namespace), the liveness gate is what is left.
         // Each delivery starts a child in a session of its own (which no sweep of the delivery's session finds) and
         // nacks at once; the child POSTs, with the key, only once the bus is between deliveries: the bus's wait
         // releases it and lasts until its POST is answered. Delivery 3's child is never released; it is told to stop.
@@ -128,7 +130,8 @@ class GradeUntrustedWorkersTest {
         };
         GradeReport report;
         try {
-            report = new Grader(command, DELIVERY_TIMEOUT, releaseTheEscapedChild).grade(Set.of("redelivery-after-nack"));
+            report = new Grader(command, DELIVERY_TIMEOUT, releaseTheEscapedChild).withoutNamespace()
+                    .grade(Set.of("redelivery-after-nack"));
         } finally {
             signalWaitingChildren(".stop");
         }
@@ -159,5 +162,35 @@ class GradeUntrustedWorkersTest {
             throw new UncheckedIOException(e);
         }
         return signalled;
+    }
+
+    @Test
+    void aWorkerThatLogsTheBaseUrlWhereverNoCheckLookedForItOnceFailsNoUrlInLogsNamingTheLine() {
+        // The cheat that passed once: the full SEATS_BASE_URL in every line, except where the URL held /t/, which only
+        // no-url-in-logs's did. Every check's base path is now drawn alike, so no check can be told apart by its URL.
+        GradeReport report = Conclusive.grade(new Grader(Workers.calibration("--log-url-unless-token"),
+                DELIVERY_TIMEOUT), Set.of("requestid-in-every-attempt-log", "no-url-in-logs"));
+        CheckResult noUrl = report.check("no-url-in-logs");
+        assertEquals(Result.FAIL, noUrl.result(), noUrl.evidence());
+        assertTrue(noUrl.evidence().startsWith("a log line names the base URL: {\"event\":\"seat.grant.attempt\","
+                + "\"requestId\":\""), noUrl.evidence());
+        assertTrue(noUrl.evidence().contains(",\"url\":\"[SEATS_BASE_URL]\"}"), noUrl.evidence());
+        assertTrue(report.check("requestid-in-every-attempt-log").passed(),
+                report.check("requestid-in-every-attempt-log").evidence());
+        assertEquals(1, report.signals().get(Signal.OBSERVABILITY));
+    }
+
+    @Test
+    void theBaseUrlLoggedInAnotherChecksDeliveryFailsNoUrlInLogsAndNamesThatCheck() {
+        // It logs the URL only on a 504, which only committed-then-504 answers: no-url-in-logs's own deliveries are
+        // clean, and the rule is judged over every delivery of the grade.
+        GradeReport report = Conclusive.grade(new Grader(Workers.calibration("--log-url-on-504"), DELIVERY_TIMEOUT),
+                Set.of("committed-then-504", "no-url-in-logs"));
+        CheckResult noUrl = report.check("no-url-in-logs");
+        assertEquals(Result.FAIL, noUrl.result(), noUrl.evidence());
+        assertTrue(noUrl.evidence().startsWith("in committed-then-504, a log line names the base URL: {"),
+                noUrl.evidence());
+        assertTrue(noUrl.evidence().contains("\"status\":504,\"url\":\"[SEATS_BASE_URL]\"}"), noUrl.evidence());
+        assertTrue(report.check("committed-then-504").passed(), report.check("committed-then-504").evidence());
     }
 }

@@ -30,8 +30,9 @@ public final class GradeCommand {
               {"requestId", "workspaceId", "userId", "role"}; SEATS_BASE_URL holds the API root (no trailing
               slash; append /v1/seats). Exit 0 acknowledges, 3 rejects (never redelivered), anything else is
               redelivered 2 s, then 4 s later, at most 3 deliveries in all. Every check gets its own fresh
-              in-memory server, after grade has warmed its JVM on a throwaway one; it has no admin API, and
-              each delivery runs in a session of its own, killed with all it started when the delivery ends.
+              in-memory server, after grade has warmed its JVM on a throwaway one; it has no admin API. On
+              Linux each delivery runs in a PID namespace of its own, which ends with it, and all it started;
+              where none can be made, the report says "containment: process groups only".
               --json                      print {"checks", "signals", "duplicates", "gates", "pass", "verdict"},
                                           each check with its deliveries and what they printed (8 KiB each)
               --only CHECK,...            run only these checks (signals with no check run score 0)
@@ -41,6 +42,10 @@ public final class GradeCommand {
                                           A killed delivery fails the liveness gate, whatever the sum
               --mapping FILE              a handout's interviewer/mapping.tsv: evidence and gate reasons use
                                           the handout's names (check ids and JSON keys stay as they are)
+              --handout DIR               a handout's interviewer/ folder: grade a worker written to the
+                                          handout, in its names (its variable, event, route and fields, read
+                                          from DIR/mapping.tsv); implies --mapping, not to be given with it
+              --no-namespace              contain deliveries by session and process group only
               --list                      print the checks, one a line, and exit
               --help                      this text
             COMMAND runs in the directory grade runs in: give paths in it (a jar, a script) from there, or
@@ -54,6 +59,9 @@ public final class GradeCommand {
             reached the server, 4 inconclusive (the grader's own server was too slow to tell; grade again).
             See docs/any-language.md for the contract and the rules behind the score.
             """;
+
+    /** What grade says, once, when its deliveries cannot each have a PID namespace. */
+    public static final String FALLBACK = "containment: process groups only";
 
     /** The exit code of a grade the grader could not decide. */
     public static final int INCONCLUSIVE = 4;
@@ -70,7 +78,7 @@ public final class GradeCommand {
      * @param mapping a handout's {@code mapping.tsv} whose names the report speaks; nullable (the packet's own)
      */
     public record Options(boolean help, boolean list, boolean json, Set<String> only, Duration timeout,
-                          int repeat, List<String> command, Path mapping) { }
+                          int repeat, List<String> command, Path mapping, boolean noNamespace, boolean handout) { }
 
     /** Parses, runs and prints; returns the exit code. The one entry point {@code Main} needs. */
     public static int main(List<String> args, PrintStream out, PrintStream err) {
@@ -109,16 +117,19 @@ public final class GradeCommand {
         Duration timeout = Grader.DEFAULT_TIMEOUT_PER_DELIVERY;
         int repeat = 1;
         Path mapping = null;
+        boolean noNamespace = false;
+        Path handout = null;
         var queue = Flags.tokens(flags);
         Set<String> known = new LinkedHashSet<>(Grader.catalogue().stream().map(Grader.CheckInfo::id).toList());
         while (!queue.isEmpty()) {
             String flag = queue.poll();
             switch (flag) {
                 case "--help", "-h" -> {
-                    return new Options(true, false, false, Set.of(), timeout, repeat, List.of(), null);
+                    return new Options(true, false, false, Set.of(), timeout, repeat, List.of(), null, false, false);
                 }
                 case "--list" -> list = true;
                 case "--json" -> json = true;
+                case "--no-namespace" -> noNamespace = true;
                 case "--only" -> {
                     for (String id : Flags.value(queue, flag).split(",", -1)) {
                         String trimmed = id.trim();
@@ -138,6 +149,13 @@ public final class GradeCommand {
                         throw new UsageException("--mapping: not a file path");
                     }
                 }
+                case "--handout" -> {
+                    try {
+                        handout = Path.of(Flags.value(queue, flag));
+                    } catch (java.nio.file.InvalidPathException e) {
+                        throw new UsageException("--handout: not a directory path");
+                    }
+                }
                 case "--repeat" -> repeat = Flags.intInRange(flag, Flags.value(queue, flag), 1, Grader.MAX_REPEAT);
                 default -> throw new UsageException(flag.startsWith("-")
                         ? Flags.unknownFlag(flag)
@@ -147,7 +165,15 @@ public final class GradeCommand {
         if (!list && command.isEmpty()) {
             throw new UsageException("give the worker's command after --, e.g. grade -- node worker.mjs");
         }
-        return new Options(false, list, json, Set.copyOf(only), timeout, repeat, command, mapping);
+        if (handout != null && mapping != null) {
+            throw new UsageException("give --handout DIR or --mapping FILE, not both: --handout reads DIR/mapping.tsv");
+        }
+        if (handout != null) {
+            return new Options(false, list, json, Set.copyOf(only), timeout, repeat, command,
+                    handout.resolve("mapping.tsv"), noNamespace, true);
+        }
+        return new Options(false, list, json, Set.copyOf(only), timeout, repeat, command, mapping, noNamespace,
+                false);
     }
 
     /**
@@ -160,7 +186,8 @@ public final class GradeCommand {
             try {
                 names = HandoutNames.read(options.mapping());
             } catch (IOException | IllegalArgumentException e) {
-                err.println("fake-server grade: --mapping: cannot read it as a handout's mapping.tsv ("
+                err.println("fake-server grade: " + (options.handout() ? "--handout" : "--mapping")
+                        + ": cannot read it as a handout's mapping.tsv ("
                         + (e instanceof IllegalArgumentException ? e.getMessage() : e.getClass().getSimpleName())
                         + ")");
                 return 2;
@@ -168,14 +195,30 @@ public final class GradeCommand {
         }
         quietServerLogs();
         GradeReport report;
+        Grader grader = new Grader(options.command(), options.timeout());
+        if (options.noNamespace()) {
+            grader.withoutNamespace();
+        }
+        if (options.handout()) {
+            try {
+                grader.speaking(names);
+            } catch (IllegalArgumentException e) {
+                err.println("fake-server grade: --handout: its names cannot be an API (" + e.getMessage() + ")");
+                return 2;
+            }
+        }
         try {
-            report = new Grader(options.command(), options.timeout()).grade(options.only(), options.repeat());
+            report = grader.grade(options.only(), options.repeat());
         } catch (WorkerStartException | WorkerUnreachableException e) {
             err.println("fake-server grade: " + e.getMessage());
             return 2;
         }
         out.print(options.json() ? ReportWriter.json(report, names) + System.lineSeparator()
                 : ReportWriter.table(report, names));
+        if (grader.containment().equals(FALLBACK)) {
+            // Said once: under the table, or on stderr beside the JSON, whose keys are fixed.
+            (options.json() ? err : out).println(FALLBACK);
+        }
         out.flush();
         return switch (report.verdict()) {
             case PASS -> 0;

@@ -3,6 +3,7 @@ package dev.idempotent.seatgrant.server.internal.http.seats;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.idempotent.seatgrant.server.ApiNames;
 import dev.idempotent.seatgrant.server.Ledger;
 import dev.idempotent.seatgrant.server.Seat;
 import java.util.List;
@@ -16,19 +17,24 @@ final class SeatJson {
     }
 
     static ObjectNode seat(Seat seat) {
+        return seat(seat, ApiNames.PACKET);
+    }
+
+    /** A seat in {@code names}' fields and role value (a handout's, or the packet's own). */
+    static ObjectNode seat(Seat seat, ApiNames names) {
         ObjectNode node = F.objectNode();
         node.put("id", seat.id());
-        node.put("workspaceId", seat.workspaceId());
-        node.put("userId", seat.userId());
-        node.put("role", seat.role());
+        node.put(names.workspaceId(), seat.workspaceId());
+        node.put(names.userId(), seat.userId());
+        node.put(names.role(), names.roleToWire(seat.role()));
         node.put("createdAt", seat.createdAt().toString());
         return node;
     }
 
-    static ObjectNode seats(List<Seat> seats) {
+    static ObjectNode seats(List<Seat> seats, ApiNames names) {
         ObjectNode node = F.objectNode();
-        ArrayNode array = node.putArray("seats");
-        seats.forEach(s -> array.add(seat(s)));
+        ArrayNode array = node.putArray(names.list());
+        seats.forEach(s -> array.add(seat(s, names)));
         return node;
     }
 

@@ -1,5 +1,6 @@
 package dev.idempotent.seatgrant.server.internal.http.seats;
 
+import dev.idempotent.seatgrant.server.ApiNames;
 import dev.idempotent.seatgrant.server.ReplayStatus;
 import dev.idempotent.seatgrant.server.internal.FaultPlanner;
 import dev.idempotent.seatgrant.server.internal.GrantRequest;
@@ -42,13 +43,24 @@ public final class SeatRoutes implements Routes {
 
     private final ServerCore core;
     private final String basePath;
+    /** The names on the wire; the journal and the fault rules keep the packet's ({@link #SEATS}). */
+    private final ApiNames names;
     private final SeatJournal journal;
     private final FaultRunner faults;
 
     /** @param basePath the prefix the seat API is served under ({@code ""} for the root); never logged */
     public SeatRoutes(ServerCore core, String basePath) {
+        this(core, basePath, ApiNames.PACKET);
+    }
+
+    /**
+     * @param basePath the prefix the seat API is served under ({@code ""} for the root); never logged
+     * @param names    the route and fields the API speaks on the wire (a handout's, or {@link ApiNames#PACKET})
+     */
+    public SeatRoutes(ServerCore core, String basePath, ApiNames names) {
         this.core = core;
         this.basePath = basePath;
+        this.names = names;
         this.journal = new SeatJournal(core.journal());
         this.faults = new FaultRunner(core.planner(), core.defaultHangMs(),
                 failure -> Problems.problem(503, "store-unavailable", "the seat store failed; retry later")
@@ -57,9 +69,14 @@ public final class SeatRoutes implements Routes {
 
     /** The seat API behind the admin API, as {@code serve} runs it, with {@code access} deciding who may use the latter. */
     public static Routes withAdmin(ServerCore core, String basePath, AdminAccess access) {
+        return withAdmin(core, basePath, access, ApiNames.PACKET);
+    }
+
+    /** As above, the seat API in {@code names}. */
+    public static Routes withAdmin(ServerCore core, String basePath, AdminAccess access, ApiNames names) {
         AdminRoutes admin = new AdminRoutes(new AdminRoutes.Backing(core.journal(), core.planner(),
                 () -> SeatJson.ledger(core.store().ledger()), core::reset, access, core.dbExecutor()));
-        return admin.inFrontOf(new SeatRoutes(core, basePath));
+        return admin.inFrontOf(new SeatRoutes(core, basePath, names));
     }
 
     @Override
@@ -108,15 +125,33 @@ public final class SeatRoutes implements Routes {
      */
     private String apiPath(String path) {
         if (basePath.isEmpty()) {
-            return path;
+            return canonical(path);
         }
         if (path.equals(basePath)) {
             return "/";
         }
         if (path.startsWith(basePath) && path.charAt(basePath.length()) == '/') {
-            return path.substring(basePath.length());
+            return canonical(path.substring(basePath.length()));
         }
         return null;
+    }
+
+    /**
+     * An API path in the packet's names: the wire's route becomes {@link #SEATS}; the packet's own route, when the
+     * wire has another, is kept apart ({@code /-}-prefixed), so it is journaled and answered 404 as any unknown path.
+     */
+    private String canonical(String apiPath) {
+        String route = names.seats();
+        if (route.equals(SEATS)) {
+            return apiPath;
+        }
+        if (apiPath.equals(route) || apiPath.startsWith(route + "/")) {
+            return SEATS + apiPath.substring(route.length());
+        }
+        if (apiPath.equals(SEATS) || apiPath.startsWith(SEATS + "/")) {
+            return "/-" + apiPath;
+        }
+        return apiPath;
     }
 
     private void route(Exchange exchange, UriParts uri, JournalDraft draft) {
@@ -129,7 +164,7 @@ public final class SeatRoutes implements Routes {
                 listSeats(exchange, uri, draft);
             } else {
                 journal.answer(exchange, draft,
-                        Problems.problem(405, "method-not-allowed", "use GET or POST on " + SEATS)
+                        Problems.problem(405, "method-not-allowed", "use GET or POST on " + names.seats())
                                 .withHeader(HttpHeaderNames.ALLOW, "GET, POST"));
             }
             return;
@@ -173,7 +208,7 @@ public final class SeatRoutes implements Routes {
         JournalDraft keyed = draft.withKey(key);
         if (key == null && core.requireKey()) {
             journal.answer(exchange, keyed, Problems.problem(400, "missing-idempotency-key",
-                    "this server requires an Idempotency-Key on POST " + SEATS));
+                    "this server requires an Idempotency-Key on POST " + names.seats()));
             return;
         }
         Optional<String> badType = SeatInput.contentTypeProblem(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
@@ -185,7 +220,7 @@ public final class SeatRoutes implements Routes {
         request.content().getBytes(request.content().readerIndex(), body);
         GrantRequest grant;
         try {
-            grant = GrantRequest.parse(body);
+            grant = GrantRequest.parse(body, names);
         } catch (GrantRequest.Invalid e) {
             journal.answer(exchange, keyed, Problems.problem(400, e.slug(), e.getMessage()));
             return;
@@ -201,14 +236,14 @@ public final class SeatRoutes implements Routes {
 
     private Reply grantReply(Outcome outcome) {
         if (outcome instanceof Outcome.Created created) {
-            return Reply.json(201, SeatJson.seat(created.seat()))
-                    .withHeader(HttpHeaderNames.LOCATION, basePath + SEATS + "/" + created.seat().id())
+            return Reply.json(201, SeatJson.seat(created.seat(), names))
+                    .withHeader(HttpHeaderNames.LOCATION, basePath + names.seats() + "/" + created.seat().id())
                     .withSeat(created.seat().id(), true);
         }
         if (outcome instanceof Outcome.Replayed replayed) {
             int status = core.replayStatus() == ReplayStatus.ORIGINAL ? 201 : 409;
-            return Reply.json(status, SeatJson.seat(replayed.seat()))
-                    .withHeader(HttpHeaderNames.LOCATION, basePath + SEATS + "/" + replayed.seat().id())
+            return Reply.json(status, SeatJson.seat(replayed.seat(), names))
+                    .withHeader(HttpHeaderNames.LOCATION, basePath + names.seats() + "/" + replayed.seat().id())
                     .withHeader(REPLAYED, "true")
                     .withSeat(replayed.seat().id(), false);
         }
@@ -222,8 +257,8 @@ public final class SeatRoutes implements Routes {
     }
 
     private void listSeats(Exchange exchange, UriParts uri, JournalDraft draft) {
-        String workspaceId = uri.first("workspaceId");
-        String userId = uri.first("userId");
+        String workspaceId = uri.first(names.workspaceId());
+        String userId = uri.first(names.userId());
         JournalDraft filtered = draft.withIds(workspaceId, userId);
         for (String value : new String[] {workspaceId, userId}) {
             if (value == null) {
@@ -234,13 +269,14 @@ public final class SeatRoutes implements Routes {
                 // The same rule as a POST body's ids: a filter no grant could hold is refused, not trimmed into
                 // another id (a check-then-POST client would then never see its own seat).
                 journal.answer(exchange, filtered,
-                        Problems.problem(400, "invalid-query", "workspaceId and userId " + why));
+                        Problems.problem(400, "invalid-query", names.workspaceId() + " and " + names.userId() + " "
+                                + why));
                 return;
             }
         }
         String identity = FaultPlanner.targetIdentity("GET", UriParts.originForm(exchange.request().uri()));
         faults.run(exchange, journal.of(filtered), identity, core.generations().current(), hold -> later(hold,
-                () -> Reply.json(200, SeatJson.seats(core.store().list(workspaceId, userId, MAX_LIST)))));
+                () -> Reply.json(200, SeatJson.seats(core.store().list(workspaceId, userId, MAX_LIST), names))));
     }
 
     private void getSeat(Exchange exchange, JournalDraft draft, String id) {
@@ -252,7 +288,7 @@ public final class SeatRoutes implements Routes {
         faults.run(exchange, journal.of(draft), FaultPlanner.targetIdentity("GET", draft.path()),
                 core.generations().current(), hold -> later(hold,
                 () -> core.store().find(id)
-                        .map(seat -> Reply.json(200, SeatJson.seat(seat)).withSeat(seat.id(), false))
+                        .map(seat -> Reply.json(200, SeatJson.seat(seat, names)).withSeat(seat.id(), false))
                         .orElseGet(() -> Problems.problem(404, "seat-not-found", "no seat has this id"))));
     }
 
