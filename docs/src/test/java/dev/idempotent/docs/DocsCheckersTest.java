@@ -136,7 +136,7 @@ class DocsCheckersTest {
         assertTrue(!DocsPages.isPage("docs/img/shot.png"));
         // Links are checked beyond the pages: everywhere but a test's input.
         assertTrue(DocsPages.linksChecked("docs/packets/seat-grant/PROMPT.md"));
-        assertTrue(DocsPages.linksChecked("idempotent-client/src/test/equivalent-mutants.md"));
+        assertTrue(DocsPages.linksChecked("idempotent-client/core/src/test/equivalent-mutants.md"));
         assertTrue(!DocsPages.linksChecked("fake-server/src/it/basic/README.md"));
         assertTrue(!DocsPages.linksChecked("docs/src/test/resources/links/broken.md"));
         assertTrue(!DocsPages.linksChecked("docs/img/shot.png"));

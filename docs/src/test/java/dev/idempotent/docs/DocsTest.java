@@ -83,7 +83,7 @@ class DocsTest {
         List<String> broken = new ArrayList<>();
         long relative = 0;
         List<String> checked = tracked.stream().filter(DocsPages::linksChecked).toList();
-        assertTrue(checked.containsAll(pages) && checked.contains("idempotent-client/src/test/equivalent-mutants.md"),
+        assertTrue(checked.containsAll(pages) && checked.contains("idempotent-client/core/src/test/equivalent-mutants.md"),
                 "every page, and Markdown beyond the pages, is checked: " + checked);
         for (String page : checked) {
             broken.addAll(checker.problems(page));
