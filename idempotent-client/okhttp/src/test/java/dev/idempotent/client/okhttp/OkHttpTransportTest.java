@@ -42,8 +42,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class OkHttpTransportTest {
 
+    /**
+     * A server per test, not per class: a request a test leaves in flight (a delayed answer it cancelled) is logged
+     * by its own server, never in the next test's journal.
+     */
     @RegisterExtension
-    static final WireMockExtension wm = WireMockExtension.newInstance()
+    final WireMockExtension wm = WireMockExtension.newInstance()
             .options(options().dynamicPort().bindAddress("127.0.0.1"))
             .build();
 
@@ -81,12 +85,12 @@ class OkHttpTransportTest {
         return c;
     }
 
-    private static IdempotentRequest payment(String key) {
+    private IdempotentRequest payment(String key) {
         return IdempotentRequest.post(URI.create(wm.baseUrl() + "/v1/payments"), key).json("{\"amount\":100}")
                 .build();
     }
 
-    private static void lostThenCreated() {
+    private void lostThenCreated() {
         wm.stubFor(post("/v1/payments").inScenario("lost").whenScenarioStateIs("Started").willSetStateTo("answered")
                 .willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
         wm.stubFor(post("/v1/payments").inScenario("lost").whenScenarioStateIs("answered")
@@ -179,7 +183,7 @@ class OkHttpTransportTest {
         assertTrue(async.isCompletedExceptionally());
     }
 
-    private static Transport.Attempt attempt(String method, byte[] body, Map<String, List<String>> headers) {
+    private Transport.Attempt attempt(String method, byte[] body, Map<String, List<String>> headers) {
         return new Transport.Attempt(method, URI.create(wm.baseUrl() + "/v1/payments"),
                 HttpHeaders.of(headers, (n, v) -> true), body, "k", 1, Duration.ofSeconds(5), 1000);
     }
