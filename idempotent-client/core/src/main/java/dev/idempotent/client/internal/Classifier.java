@@ -208,52 +208,24 @@ public final class Classifier {
         // Streamed, not read into a tree: the body may be a large resource, and only one value of it is wanted.
         try (JsonParser parser = json.createParser(answer.body())) {
             JsonToken first = parser.nextToken();
-            return first == null ? Optional.empty() : find(parser, first, resourceIdPointer.get());
+            return first == null ? Optional.empty()
+                    : JsonField.find(parser, first, resourceIdPointer.get(), Classifier::id);
         } catch (IOException unreadable) {
             // Unreadable is a classification input, not an error: the guard clauses decide what it means.
             return Optional.empty();
         }
     }
 
-    /**
-     * Reads the whole value that starts at {@code token} (so a body broken anywhere in its first value is
-     * unreadable, as it would be as a tree) and returns the id {@code pointer} finds in it. A name given twice is
-     * read as its last value, as Jackson's tree keeps it.
-     */
-    private static Optional<String> find(JsonParser parser, JsonToken token, JsonPointer pointer) throws IOException {
-        if (pointer.matches()) {
-            if (token == JsonToken.VALUE_STRING) {
-                String id = parser.getText();
-                return id.isBlank() ? Optional.empty() : Optional.of(id);
-            }
-            if (token == JsonToken.VALUE_NUMBER_INT) {
-                // The number's value, not its text: -0 is 0, as the tree writes it.
-                return Optional.of(parser.getNumberValue().toString());
-            }
-            parser.skipChildren();
-            return Optional.empty();
+    /** The id at the pointer: a non-blank string, or an integer as its value (-0 is 0, as the tree writes it). */
+    private static Optional<String> id(JsonParser parser, JsonToken token) throws IOException {
+        if (token == JsonToken.VALUE_STRING) {
+            String id = parser.getText();
+            return id.isBlank() ? Optional.empty() : Optional.of(id);
         }
-        Optional<String> found = Optional.empty();
-        if (token == JsonToken.START_OBJECT) {
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                JsonPointer tail = pointer.matchProperty(parser.currentName());
-                JsonToken value = parser.nextToken();
-                if (tail == null) {
-                    parser.skipChildren();
-                } else {
-                    found = find(parser, value, tail);
-                }
-            }
-        } else if (token == JsonToken.START_ARRAY) {
-            for (int index = 0; parser.nextToken() != JsonToken.END_ARRAY; index++) {
-                JsonPointer tail = pointer.matchElement(index);
-                if (tail == null) {
-                    parser.skipChildren();
-                } else {
-                    found = find(parser, parser.currentToken(), tail);
-                }
-            }
+        if (token == JsonToken.VALUE_NUMBER_INT) {
+            return Optional.of(parser.getNumberValue().toString());
         }
-        return found;
+        parser.skipChildren();
+        return Optional.empty();
     }
 }

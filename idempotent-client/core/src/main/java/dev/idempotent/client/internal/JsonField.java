@@ -37,7 +37,7 @@ public final class JsonField {
             if (first == null) {
                 return Optional.empty();
             }
-            Optional<String> found = find(parser, first, pointer);
+            Optional<String> found = find(parser, first, pointer, JsonField::scalar);
             // A second value, or anything but whitespace after the first, is not one JSON document.
             return parser.nextToken() == null ? found : Optional.empty();
         } catch (IOException unreadable) {
@@ -45,19 +45,44 @@ public final class JsonField {
         }
     }
 
-    private static Optional<String> find(JsonParser parser, JsonToken token, JsonPointer pointer) throws IOException {
+    /** A string, a number as written or a boolean as its text; empty (its children skipped) for anything else. */
+    private static Optional<String> scalar(JsonParser parser, JsonToken token) throws IOException {
+        switch (token) {
+            case VALUE_STRING:
+            case VALUE_NUMBER_INT:
+            case VALUE_NUMBER_FLOAT:
+            case VALUE_TRUE:
+            case VALUE_FALSE:
+                return Optional.of(parser.getText());
+            default:
+                parser.skipChildren();
+                return Optional.empty();
+        }
+    }
+
+    /** What {@link #find(JsonParser, JsonToken, JsonPointer, Leaf)} takes from the value at its pointer. */
+    @FunctionalInterface
+    interface Leaf {
+        /**
+         * Reads the value, skipping whatever of it is not read.
+         *
+         * @param parser the parser, on the value's first token
+         * @param token  that token
+         * @return what was read, or empty
+         * @throws IOException when the value does not parse
+         */
+        Optional<String> read(JsonParser parser, JsonToken token) throws IOException;
+    }
+
+    /**
+     * Reads the whole value that starts at {@code token} (so a value broken anywhere is unreadable, as it would be as
+     * a tree) and returns what {@code leaf} reads where {@code pointer} matches. A name given twice is read as its
+     * last value, as Jackson's tree keeps it.
+     */
+    static Optional<String> find(JsonParser parser, JsonToken token, JsonPointer pointer, Leaf leaf)
+            throws IOException {
         if (pointer.matches()) {
-            switch (token) {
-                case VALUE_STRING:
-                case VALUE_NUMBER_INT:
-                case VALUE_NUMBER_FLOAT:
-                case VALUE_TRUE:
-                case VALUE_FALSE:
-                    return Optional.of(parser.getText());
-                default:
-                    parser.skipChildren();
-                    return Optional.empty();
-            }
+            return leaf.read(parser, token);
         }
         Optional<String> found = Optional.empty();
         if (token == JsonToken.START_OBJECT) {
@@ -67,7 +92,7 @@ public final class JsonField {
                 if (tail == null) {
                     parser.skipChildren();
                 } else {
-                    found = find(parser, value, tail);
+                    found = find(parser, value, tail, leaf);
                 }
             }
         } else if (token == JsonToken.START_ARRAY) {
@@ -76,7 +101,7 @@ public final class JsonField {
                 if (tail == null) {
                     parser.skipChildren();
                 } else {
-                    found = find(parser, parser.currentToken(), tail);
+                    found = find(parser, parser.currentToken(), tail, leaf);
                 }
             }
         }
