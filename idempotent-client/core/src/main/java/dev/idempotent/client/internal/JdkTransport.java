@@ -77,26 +77,20 @@ public final class JdkTransport implements Transport {
      */
     public Answer sendBlocking(HttpRequest request, int maxBodyBytes) throws IOException, InterruptedException {
         LimitedBody body = new LimitedBody(maxBodyBytes);
-        boolean answered = false;
         try {
-            HttpResponse<Void> response;
-            try {
-                response = client.send(request, body);
-            } catch (IOException failed) {
-                if (!body.cut()) {
-                    throw failed;
-                }
+            client.send(request, body);
+            return body.answer();
+        } catch (IOException failed) {
+            if (body.cut()) {
                 // The read was stopped at the limit, which the JDK reports as a failure: the answer stands.
-                answered = true;
                 return body.answer();
             }
-            answered = true;
-            return body.answer(response);
-        } finally {
-            if (!answered) {
-                // Interrupted, or failed some other way (a channel closed by the interrupt, say): read no more.
-                body.abandon();
-            }
+            body.abandon();
+            throw failed;
+        } catch (InterruptedException interrupted) {
+            // The JDK cancels the exchange; the body reads no more of what it may still be handed.
+            body.abandon();
+            throw interrupted;
         }
     }
 
@@ -123,9 +117,7 @@ public final class JdkTransport implements Transport {
             }
         };
         exchange.whenComplete((response, failure) -> {
-            if (failure == null) {
-                answer.complete(body.answer(response));
-            } else if (body.cut()) {
+            if (failure == null || body.cut()) {
                 answer.complete(body.answer());
             } else {
                 answer.completeExceptionally(failure);
@@ -196,7 +188,7 @@ public final class JdkTransport implements Transport {
         /** The JDK's own subscriber, which finishes in place; it hands this body every chunk as a copy. */
         private final HttpResponse.BodySubscriber<Void> subscriber =
                 HttpResponse.BodySubscribers.ofByteArrayConsumer(this);
-        /** The status and headers, set before the first byte of the body. */
+        /** The final response's status and headers, set before the first byte of its body. */
         private HttpResponse.ResponseInfo info;
         /** The first chunk kept; the whole body when it came in one, as a small answer on loopback does. */
         private byte[] first;
@@ -205,7 +197,10 @@ public final class JdkTransport implements Transport {
         private int size;
         /** Set by the thread that read, before the JDK fails the exchange (which publishes it). */
         private boolean truncated;
-        /** Set once the attempt was given up: nothing more is kept, and the next chunk stops the read. */
+        /**
+         * Set once the attempt was given up: nothing more is kept, and the next chunk stops the read. (After a cut
+         * the next chunk stops it too: there is no room left for it.)
+         */
         private volatile boolean abandoned;
 
         LimitedBody(int limit) {
@@ -223,7 +218,7 @@ public final class JdkTransport implements Transport {
             if (chunk.isEmpty()) {
                 return; // the end of the body
             }
-            if (abandoned || truncated) {
+            if (abandoned) {
                 throw new Stop();
             }
             byte[] bytes = chunk.get();
@@ -254,7 +249,7 @@ public final class JdkTransport implements Transport {
          * @return true once more was sent than kept
          */
         boolean cut() {
-            return truncated && info != null;
+            return truncated;
         }
 
         /** The attempt was given up: keep nothing more, and stop the read at its next chunk. */
@@ -276,12 +271,7 @@ public final class JdkTransport implements Transport {
             return all;
         }
 
-        /** The answer of an exchange that completed. */
-        Answer answer(HttpResponse<?> response) {
-            return new Answer(response.statusCode(), response.headers(), bytes(), truncated);
-        }
-
-        /** The answer from the status and headers the JDK handed over: that of an exchange stopped at the limit. */
+        /** The answer: the status and headers the JDK handed over, and the body kept. */
         Answer answer() {
             return new Answer(info.statusCode(), info.headers(), bytes(), truncated);
         }
