@@ -77,7 +77,8 @@ class LimitedBodyTest {
         HttpResponse.BodySubscriber<Void> body = limited.apply(INFO);
         body.onSubscribe(subscription);
         body.onNext(chunk("{\"id\":"));
-        body.onNext(chunk("\"o_1\"}"));
+        body.onNext(chunk("\"o_1\""));
+        body.onNext(chunk("}"));
         body.onComplete();
         assertTrue(body.getBody().toCompletableFuture().isDone(), "finished on the thread that read, no hop");
         assertArrayEquals(bytes("{\"id\":\"o_1\"}"), limited.bytes());
