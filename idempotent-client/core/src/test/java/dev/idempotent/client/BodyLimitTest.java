@@ -17,6 +17,7 @@ import dev.idempotent.client.testing.ScriptedServer.Answer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -48,6 +49,23 @@ class BodyLimitTest {
             assertEquals(List.of(true), heard.outcomes.stream().map(OutcomeEvent::truncated).toList());
             assertEquals(List.of(true, true), events.forKey("k_big").stream().map(e -> e.get("truncated")).toList());
             assertTrue(r.toString().contains("truncated"), r.toString());
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void anAsynchronousAnswerPastTheLimitIsTheAnswerMarkedTruncatedToo() throws Exception {
+        // The read is stopped by failing it inside the JDK; the future completes with the answer, not that failure.
+        try (RawServer s = new RawServer(RawServer.body(201, "{\"id\":\"o_1\"}", 64 << 20, true, 0));
+                IdempotentClient c = IdempotentClient.builder().sleeper(time).scheduler(time).clock(time)
+                        .resourceIdPointer("/id").maxBodyBytes(16).build()) {
+            IdempotentResponse r = c.sendAsync(IdempotentRequest.post(s.uri("/orders"), "k_big").json("{}").build())
+                    .get(20, TimeUnit.SECONDS);
+            assertEquals(201, r.status());
+            assertEquals(1, r.attempts());
+            assertTrue(r.bodyTruncated());
+            assertEquals(16, r.body().length);
+            assertTrue(s.awaitClientLeft(), "the rest was not read: the connection was closed");
         }
     }
 

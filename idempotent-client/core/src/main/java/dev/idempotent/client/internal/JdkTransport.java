@@ -6,16 +6,16 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Flow;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * The default {@link Transport}: one HTTP exchange over {@code java.net.http}, and nothing else: no retry, no
@@ -77,16 +77,20 @@ public final class JdkTransport implements Transport {
      */
     public Answer sendBlocking(HttpRequest request, int maxBodyBytes) throws IOException, InterruptedException {
         LimitedBody body = new LimitedBody(maxBodyBytes);
-        boolean answered = false;
         try {
-            Answer answer = answer(client.send(request, body));
-            answered = true;
-            return answer;
-        } finally {
-            if (!answered) {
-                // Interrupted, or failed some other way (a channel closed by the interrupt, say): read no more.
-                body.abandon();
+            client.send(request, body);
+            return body.answer();
+        } catch (IOException failed) {
+            if (body.cut()) {
+                // The read was stopped at the limit, which the JDK reports as a failure: the answer stands.
+                return body.answer();
             }
+            body.abandon();
+            throw failed;
+        } catch (InterruptedException interrupted) {
+            // The JDK cancels the exchange; the body reads no more of what it may still be handed.
+            body.abandon();
+            throw interrupted;
         }
     }
 
@@ -102,7 +106,7 @@ public final class JdkTransport implements Transport {
     @Override
     public CompletableFuture<Answer> send(Attempt attempt) {
         LimitedBody body = new LimitedBody(attempt.maxBodyBytes());
-        CompletableFuture<HttpResponse<LimitedBody.Read>> exchange = client.sendAsync(request(attempt), body);
+        CompletableFuture<HttpResponse<Void>> exchange = client.sendAsync(request(attempt), body);
         // A stage chained on the exchange would not pass a cancel back to it; this future does.
         CompletableFuture<Answer> answer = new CompletableFuture<>() {
             @Override
@@ -113,8 +117,8 @@ public final class JdkTransport implements Transport {
             }
         };
         exchange.whenComplete((response, failure) -> {
-            if (failure == null) {
-                answer.complete(answer(response));
+            if (failure == null || body.cut()) {
+                answer.complete(body.answer());
             } else {
                 answer.completeExceptionally(failure);
             }
@@ -156,126 +160,120 @@ public final class JdkTransport implements Transport {
     }
 
     /**
-     * The body, read up to the attempt's limit. Past it, the read is cancelled (the JDK closes the connection, so
-     * it is never reused) and the answer completes with what was kept, marked truncated: the client never holds
-     * more than the limit of one answer, whatever the server sends.
+     * The body, read up to the attempt's limit. Past it, the read is stopped (the JDK closes the connection, so it
+     * is never reused) and the answer is what was kept, marked truncated: the client never holds more than the limit
+     * of one answer, whatever the server sends.
      *
-     * <p>It reaches the JDK through {@link HttpResponse.BodySubscribers#fromSubscriber}, not as a body subscriber of
-     * its own: the JDK hands a body subscriber it did not make to its executor to finish, a thread hop that cost
-     * about 15 us a call on loopback. JDK 17 finishes {@code fromSubscriber} bodies in place; JDK 22 moved that to
-     * another thread (JDK-8317295), so there the hop is back. The one cancellable body the JDK finishes in place,
-     * its {@code InputStream}, is slower on JDK 17 and swallows interrupts there (JDK-8294047). No deadline here:
-     * the {@link Watchdog} ends an attempt past its budget, from outside the thread that reads.
+     * <p>It reaches the JDK as {@link HttpResponse.BodySubscribers#ofByteArrayConsumer}, one of the JDK's own
+     * subscribers, which every JDK from 17 finishes in place, on the thread that read the last bytes. A subscriber
+     * of the library's own is finished on the JDK's executor, and so, from JDK 22, is one wrapped by
+     * {@code fromSubscriber} (JDK-8317295): a thread hop that cost about 15 us a call on loopback. That subscriber
+     * cannot be cancelled, so the limit stops the read the one way it offers: {@link #accept} throws, and the JDK
+     * fails the exchange and closes its connection; {@link #cut()} then tells that failure from a real one, and the
+     * status and headers come from the {@link HttpResponse.ResponseInfo} the JDK handed over first. No deadline
+     * here: the {@link Watchdog} ends an attempt past its budget, from outside the thread that reads.
      */
-    static final class LimitedBody implements Flow.Subscriber<List<ByteBuffer>>,
-            HttpResponse.BodyHandler<LimitedBody.Read> {
+    static final class LimitedBody implements HttpResponse.BodyHandler<Void>, Consumer<Optional<byte[]>> {
 
-        /**
-         * What was read.
-         *
-         * @param bytes     the body, or its first {@code limit} bytes
-         * @param truncated whether more was sent than kept
-         */
-        record Read(byte[] bytes, boolean truncated) {
+        /** Thrown into the JDK's read to stop it; no stack, nothing to report. */
+        static final class Stop extends RuntimeException {
+            private static final long serialVersionUID = 1L;
+
+            Stop() {
+                super("response body read stopped", null, false, false);
+            }
         }
 
         private final int limit;
-        /** The JDK's buffers, kept as it hands them over (they are ours), up to the limit. */
-        private final List<ByteBuffer> kept = new ArrayList<>();
+        /** The JDK's own subscriber, which finishes in place; it hands this body every chunk as a copy. */
+        private final HttpResponse.BodySubscriber<Void> subscriber =
+                HttpResponse.BodySubscribers.ofByteArrayConsumer(this);
+        /** The final response's status and headers, set before the first byte of its body. */
+        private HttpResponse.ResponseInfo info;
+        /** The first chunk kept; the whole body when it came in one, as a small answer on loopback does. */
+        private byte[] first;
+        /** The chunks kept after the first, if any. */
+        private List<byte[]> rest;
         private int size;
+        /** Set by the thread that read, before the JDK fails the exchange (which publishes it). */
         private boolean truncated;
-        /** Set once the body ended, was cut at the limit, or was abandoned: nothing more is kept. */
-        private final AtomicBoolean ended = new AtomicBoolean();
-        private volatile Flow.Subscription subscription;
-        /** What the JDK reads into: this body, wrapped by the JDK. */
-        private final HttpResponse.BodySubscriber<Read> subscriber =
-                HttpResponse.BodySubscribers.fromSubscriber(this, LimitedBody::read);
+        /**
+         * Set once the attempt was given up: nothing more is kept, and the next chunk stops the read. (After a cut
+         * the next chunk stops it too: there is no room left for it.)
+         */
+        private volatile boolean abandoned;
 
         LimitedBody(int limit) {
             this.limit = limit;
         }
 
         @Override
-        public HttpResponse.BodySubscriber<Read> apply(HttpResponse.ResponseInfo info) {
+        public HttpResponse.BodySubscriber<Void> apply(HttpResponse.ResponseInfo info) {
+            this.info = info;
             return subscriber;
         }
 
-        private Read read() {
-            byte[] bytes = new byte[size];
-            int at = 0;
-            for (ByteBuffer b : kept) {
-                int n = b.remaining();
-                b.get(bytes, at, n);
-                at += n;
-            }
-            return new Read(bytes, truncated);
-        }
-
-        /** The attempt was given up: stop reading (the JDK closes the connection) and keep nothing more. */
-        void abandon() {
-            ended.set(true);
-            Flow.Subscription s = subscription;
-            if (s != null) {
-                s.cancel();
-            }
-        }
-
         @Override
-        public void onSubscribe(Flow.Subscription s) {
-            subscription = s;
-            if (ended.get()) {
-                s.cancel();
-            } else {
-                s.request(Long.MAX_VALUE);
+        public void accept(Optional<byte[]> chunk) {
+            if (chunk.isEmpty()) {
+                return; // the end of the body
             }
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> items) {
-            if (ended.get()) {
-                return;
+            if (abandoned) {
+                throw new Stop();
             }
-            for (ByteBuffer b : items) {
-                int room = limit - size;
-                if (b.remaining() > room) {
-                    ByteBuffer part = b.duplicate();
-                    part.limit(part.position() + room);
-                    kept.add(part);
-                    size = limit;
-                    cut();
-                    return;
-                }
-                kept.add(b);
-                size += b.remaining();
-            }
-        }
-
-        /** The limit is reached: the answer is what was kept; the read is cancelled once that answer stands. */
-        private void cut() {
-            if (ended.compareAndSet(false, true)) {
+            byte[] bytes = chunk.get();
+            int room = limit - size;
+            if (bytes.length > room) {
+                keep(Arrays.copyOf(bytes, room));
                 truncated = true;
-                subscriber.onComplete();
-                // JDK 25 completes the answer on another thread and fails a cancelled body at once, which would win
-                // over the answer: cancel only once it is complete (at once on JDK 17, which completes in place).
-                Flow.Subscription s = subscription;
-                subscriber.getBody().whenComplete((read, failure) -> s.cancel());
+                throw new Stop();
             }
+            keep(bytes);
         }
 
-        @Override
-        public void onError(Throwable throwable) {
-            // The JDK's failure; after a cut or an abandon, the body is already settled.
-            ended.set(true);
+        private void keep(byte[] bytes) {
+            if (first == null) {
+                first = bytes;
+            } else {
+                if (rest == null) {
+                    rest = new ArrayList<>();
+                }
+                rest.add(bytes);
+            }
+            size += bytes.length;
         }
 
-        @Override
-        public void onComplete() {
-            ended.set(true);
+        /**
+         * Whether the read was stopped at the limit: a failed exchange is then the answer, truncated.
+         *
+         * @return true once more was sent than kept
+         */
+        boolean cut() {
+            return truncated;
         }
-    }
 
-    private static Answer answer(HttpResponse<LimitedBody.Read> response) {
-        LimitedBody.Read body = response.body();
-        return new Answer(response.statusCode(), response.headers(), body.bytes(), body.truncated());
+        /** The attempt was given up: keep nothing more, and stop the read at its next chunk. */
+        void abandon() {
+            abandoned = true;
+        }
+
+        /** The body kept, in one array. */
+        byte[] bytes() {
+            if (rest == null) {
+                return first == null ? new byte[0] : first;
+            }
+            byte[] all = Arrays.copyOf(first, size);
+            int at = first.length;
+            for (byte[] b : rest) {
+                System.arraycopy(b, 0, all, at, b.length);
+                at += b.length;
+            }
+            return all;
+        }
+
+        /** The answer: the status and headers the JDK handed over, and the body kept. */
+        Answer answer() {
+            return new Answer(info.statusCode(), info.headers(), bytes(), truncated);
+        }
     }
 }
