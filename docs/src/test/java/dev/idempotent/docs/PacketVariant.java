@@ -76,6 +76,7 @@ public final class PacketVariant {
         List<String> a = new ArrayList<>(List.of(args));
         Path root = Path.of(".");
         String domain = null;
+        boolean kit = !a.remove("--no-kit");
         try {
             String given = option(a, "--root");
             if (given != null) {
@@ -110,7 +111,7 @@ public final class PacketVariant {
                 target = Path.of(a.get(2));
             } else {
                 err.println("usage: java PacketVariant.java seat-grant|fetch-client --secret-file FILE OUT"
-                        + " [--domain NAME] [--root DIR]\n"
+                        + " [--domain NAME] [--root DIR] [--no-kit]\n"
                         + "       java PacketVariant.java seat-grant|fetch-client --list-domains\n"
                         + "       java PacketVariant.java translate-back MAPPING_TSV TREE OUT");
                 return 2;
@@ -127,6 +128,9 @@ public final class PacketVariant {
             Handout handout = write(root, a.get(0), secret, domain, target);
             out.println("wrote " + target + ": give the candidate " + target.resolve("handout")
                     + "; keep " + target.resolve("interviewer") + " (domain: " + handout.domain() + ")");
+            if (!kit) {
+                return 0;
+            }
             if (kitBuilt(root)) {
                 long bytes = writeKit(root, handout, target, root.resolve(KIT_JARS), root.resolve(KIT_GRADER));
                 out.printf(Locale.ROOT, "scoring kit: %s (%.1f MB); score inside interviewer/ with"
@@ -273,8 +277,23 @@ public final class PacketVariant {
         SortedMap<String, String> interviewer = new TreeMap<>();
         SortedMap<String, String> reference = UnifiedDiff.parse(read(referencePatch)).applyTo(starter);
         interviewer.put("reference.patch", UnifiedDiff.write(handoutStarter, transform.handout(reference, false)));
-        readTree(dir.resolve(spec.keyTests())).forEach((path, text) ->
-                interviewer.put(spec.keyTests() + "/" + mapping.renameTerms(path), transform.interviewer(path, text)));
+        // The interviewer's test classes in this handout's names (the kit prints them), from a draw of their own and
+        // after every handout file is written, so those stay what they were.
+        Draw testDraw = new Draw(Draw.concat("interviewer tests\n".getBytes(StandardCharsets.UTF_8), secret));
+        new TreeMap<>(INTERVIEWER_TESTS.getOrDefault(packet, Map.of())).forEach((canonical, template) ->
+                mapping.tokens().put(canonical, (Character.isUpperCase(canonical.charAt(0)) ? Style.PASCAL : Style.CAMEL)
+                        .apply(Template.parse(template).expand(testDraw, slot -> lookup(slots, slot)))));
+        mapping.checkInjective();
+        Map<String, String> messages = new TreeMap<>();
+        INTERVIEWER_MESSAGES.getOrDefault(packet, Map.of()).forEach((from, template) ->
+                messages.put(from, Template.parse(template).expand(testDraw, slot -> lookup(slots, slot))));
+        readTree(dir.resolve(spec.keyTests())).forEach((path, text) -> {
+            String renamed = transform.interviewer(path, text);
+            for (Map.Entry<String, String> message : messages.entrySet()) {
+                renamed = renamed.replace(message.getKey(), message.getValue());
+            }
+            interviewer.put(spec.keyTests() + "/" + mapping.renameTerms(path), renamed);
+        });
         for (String sample : childDirectories(dir.resolve("samples"))) {
             Path patch = dir.resolve("samples").resolve(sample).resolve("patch.diff");
             // The samples are scored on the first shape, whatever shape this handout has.
@@ -303,6 +322,18 @@ public final class PacketVariant {
         return new Handout(packet, chosen.id(), chosenShape, Collections.unmodifiableSortedMap(handout),
                 Collections.unmodifiableSortedMap(interviewer), mapping);
     }
+
+    /** The interviewer's test classes (and a method) of each packet and the templates of their names in a handout. */
+    private static final Map<String, Map<String, String>> INTERVIEWER_TESTS = Map.of(
+            "seat-grant", Map.of("SeatGrantOutcomesTest", "${noun} {{outcomes|cases|scenarios}} test",
+                    "SeatGrantSignalsTest", "${noun} {{signals|probes|checks}} test",
+                    "theSuccessEventNamesTheSeat", "the success event {{names|keeps}} the ${noun}"),
+            "fetch-client", Map.of("RetryGatesTest", "${clientclass} {{gates|rubric|review}} test",
+                    "SecretUrlTest", "${clientclass} {{secrecy|redaction|discretion}} test"));
+
+    /** The packet's words in the interviewer's tests' messages, which a scoring run prints, and their handout form. */
+    private static final Map<String, Map<String, String>> INTERVIEWER_MESSAGES = Map.of(
+            "seat-grant", Map.of("carries the seat's id", "carries the ${noun}'s id"));
 
     /** How many starter shapes a packet has: its {@code starter/} and the one {@value #SECOND_SHAPE}/ makes. */
     static final int SHAPES = 2;
@@ -377,7 +408,10 @@ public final class PacketVariant {
                 + " handout's names) and run `score.sh` to see a calibrated hand-in as this handout shows it. Its"
                 + " scores are in `docs/packets/" + spec.packet() + "/samples/NAME/expected.json`.\n"
                 + "- `mapping.tsv`: every name of the packet and its name here; `score.sh` uses it.\n"
-                + "- `" + NOTE + "`: the note to send with `handout/`; replace ADDRESS and DEADLINE first.\n\n"
+                + "- `" + NOTE + "`: the note to send with `handout/`; replace ADDRESS and DEADLINE first.\n"
+                + "- `kit/`, when the handout was made in a built checkout: the scoring kit. Inside this folder,"
+                + " `java kit/ScoringKit.java PATH/TO/PATCHED/starter` scores with a JDK 17 alone (no Maven, no"
+                + " checkout); it checks `kit/SHA256SUMS` first.\n\n"
                 + "Score with the packet's own sheet (`docs/packets/" + spec.packet() + "/interviewer-sheet.md`), passing"
                 + " this folder:\n\n"
                 + "```sh\ndocs/packets/" + spec.packet() + "/score.sh PATH/TO/PATCHED/starter PATH/TO/THIS/FOLDER\n```\n\n"
@@ -1178,8 +1212,10 @@ public final class PacketVariant {
         new TreeMap<>(kit).forEach((key, value) -> properties.append(key).append('=').append(value).append('\n'));
         Files.writeString(interviewer.resolve("kit/kit.properties"), properties, StandardCharsets.UTF_8);
         Files.writeString(interviewer.resolve("kit/jdk-hosts"), "127.0.0.1 localhost\n", StandardCharsets.UTF_8);
-        Files.copy(root.resolve("docs/src/test/java/dev/idempotent/docs/ScoringKit.java"),
-                interviewer.resolve("kit/ScoringKit.java"));
+        // Without its package line: from JDK 22 on, the source launcher wants a file's folders to match its package.
+        Files.writeString(interviewer.resolve("kit/ScoringKit.java"), read(root.resolve(
+                "docs/src/test/java/dev/idempotent/docs/ScoringKit.java")).replaceFirst("(?m)^package [\\w.]+;\\R", ""),
+                StandardCharsets.UTF_8);
         StringBuilder sums = new StringBuilder();
         long size = 0;
         try (Stream<Path> files = Files.walk(interviewer.resolve("kit"))) {

@@ -26,9 +26,10 @@ import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
 /**
- * Scores a hand-in with a handout's scoring kit alone: a JDK 17 or later, no Maven, no checkout of this project,
- * nothing fetched. {@link PacketVariant} copies this file into {@code interviewer/kit/} beside the jars it runs
- * with; run it inside that {@code interviewer/} folder with the JDK's source launcher:
+ * Scores a hand-in with a handout's scoring kit alone: a JDK (17 and up) is all it needs, neither Maven nor a
+ * checkout of this project, and nothing is fetched. {@link PacketVariant} copies this file into
+ * {@code interviewer/kit/} beside the jars it runs with; run it inside that {@code interviewer/} folder with the
+ * JDK's source launcher:
  * <pre>{@code java kit/ScoringKit.java PATH/TO/HANDED-IN/starter [--reports DIR] [--no-grade | --grade-only CHECK,...]}</pre>
  *
  * <p>It checks the kit's jars against {@code kit/SHA256SUMS}; refuses a hand-in whose build names a dependency

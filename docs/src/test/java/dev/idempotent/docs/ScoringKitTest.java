@@ -142,23 +142,26 @@ class ScoringKitTest {
             long seconds = (System.nanoTime() - start) / 1_000_000_000L;
             String contract = name("fetch-client", "FetchClientContractTest");
             String retry = name("fetch-client", "FetchClientRetryTest");
+            String gatesTest = name("fetch-client", "RetryGatesTest");
             String why = sample + " (" + seconds + " s):\n" + s.output();
 
             assertEquals(s.allPassed(contract) && s.output().contains("pom untouched"), gates.get("contract").asInt() >= 1, why);
             boolean onlyTheTwo = s.passed(retry, name("fetch-client", "doesNotRetry404"))
-                    && s.results().entrySet().stream().filter(e -> e.getKey().startsWith("RetryGatesTest#")
+                    && s.results().entrySet().stream().filter(e -> e.getKey().startsWith(gatesTest + "#")
                             && !e.getKey().endsWith("#theLastFailureIsTheOneReported")
                             && !e.getKey().endsWith("#waitsGrowGoThroughTheSleeperAndStopAtThreeAttempts"))
                             .allMatch(Map.Entry::getValue);
-            int retries = !onlyTheTwo ? 0 : s.passed("RetryGatesTest", "theLastFailureIsTheOneReported") ? 2 : 1;
+            int retries = !onlyTheTwo ? 0 : s.passed(gatesTest, "theLastFailureIsTheOneReported") ? 2 : 1;
             assertEquals(gates.get("retry").asInt(), retries, why);
-            boolean backoff = s.passed("RetryGatesTest", "waitsGrowGoThroughTheSleeperAndStopAtThreeAttempts")
+            boolean backoff = s.passed(gatesTest, "waitsGrowGoThroughTheSleeperAndStopAtThreeAttempts")
                     && s.passed(retry, name("fetch-client", "retries503ThenSucceeds"));
             assertEquals(gates.get("backoff").asInt() == 2, backoff, why);
-            boolean honest = s.output().contains("frozen tests untouched") && s.passed("SecretUrlTest", "noFailureRevealsTheUrl");
+            boolean honest = s.output().contains("frozen tests untouched") && s.passed(name("fetch-client", "SecretUrlTest"), "noFailureRevealsTheUrl");
             assertEquals(gates.get("honesty").asInt() >= 1, honest, why);
             assertEquals(expected("fetch-client", sample).get("decision").asText().equals("merge") ? 0 : 1, s.code(), why);
-            assertFalse(s.output().contains("FetchClient"), "the kit speaks the handout's names: " + why);
+            for (String packetName : List.of("FetchClient", "RetryGatesTest", "SecretUrlTest")) {
+                assertFalse(s.output().contains(packetName), "the kit speaks the handout's names: " + why);
+            }
         }
     }
 
@@ -173,24 +176,28 @@ class ScoringKitTest {
                     : score("seat-grant", sample, "--no-grade");
             long seconds = (System.nanoTime() - start) / 1_000_000_000L;
             String why = sample + " (" + seconds + " s):\n" + s.output();
-            String outcomes = "SeatGrantOutcomesTest";
-            String probes = "SeatGrantSignalsTest";
+            String outcomes = name("seat-grant", "SeatGrantOutcomesTest");
+            String probes = name("seat-grant", "SeatGrantSignalsTest");
+            String namesTheSeat = name("seat-grant", "theSuccessEventNamesTheSeat");
 
             boolean keyed = s.passed(probes, "everyAttemptCarriesTheRequestIdAsItsKey");
             assertEquals(signals.get("idempotency").asInt() == 2, keyed, why);
             boolean classified = s.results().entrySet().stream().filter(e -> e.getKey().startsWith(probes + "#")
                     && !e.getKey().endsWith("#everyAttemptCarriesTheRequestIdAsItsKey")
-                    && !e.getKey().endsWith("#theSuccessEventNamesTheSeat")).allMatch(Map.Entry::getValue);
+                    && !e.getKey().endsWith("#" + namesTheSeat)).allMatch(Map.Entry::getValue);
             assertEquals(signals.get("errorClasses").asInt() == 2, classified, why);
             boolean structured = s.passed(outcomes, "outcome1_201ExitsAfterOneAttemptAndRecordsReplayedFalse")
                     && s.passed(outcomes, "outcome4_503Then201RetriesOnceAndRecordsBothAttemptsUnderOneRequestId")
-                    && s.passed(probes, "theSuccessEventNamesTheSeat");
+                    && s.passed(probes, namesTheSeat);
             assertEquals(signals.get("observability").asInt() == 2, structured, why);
             assertEquals(s.results().values().stream().allMatch(b -> b) ? 0 : 1, s.code(), why);
             if (sample.equals("strong")) {
                 assertTrue(s.output().contains("== grade --handout . (in ") && s.output().matches("(?s).*grade: exit \\d+\\s*")
                         && s.output().matches("(?s).*\\nseed-1-201-once +idempotency +pass .*"),
                         "grade ran from the kit on the hand-in's worker, which passed the check: " + why);
+            }
+            for (String packetName : List.of("SeatGrant", "theSuccessEventNamesTheSeat", "seat's id")) {
+                assertFalse(s.output().contains(packetName), "the kit speaks the handout's names: " + why);
             }
         }
     }
@@ -213,6 +220,19 @@ class ScoringKitTest {
         assertEquals(2, s.code(), s.output());
         assertTrue(s.output().contains(ScoringKit.CANNOT + ": its pom.xml adds com.google.guava:guava"), s.output());
         assertTrue(s.results().isEmpty(), "nothing ran: " + s.output());
+    }
+
+    @Test
+    void theCommandLineWritesTheKitInABuiltCheckout() throws Exception {
+        Path secret = Files.writeString(temp.resolve("secret.txt"), "a round scored with the kit alone\n");
+        Path out = temp.resolve("from-the-command-line");
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        assertEquals(0, PacketVariant.run(new String[] {"fetch-client", "--secret-file", secret.toString(), out.toString(),
+                "--root", ProjectRoot.get().toString()}, new java.io.PrintStream(printed, true, StandardCharsets.UTF_8), System.err));
+        assertTrue(printed.toString(StandardCharsets.UTF_8).contains("java kit/ScoringKit.java"), printed::toString);
+        assertNull(ScoringKit.verify(out.resolve("interviewer")), "the kit it wrote verifies");
+        assertFalse(Files.readString(out.resolve("interviewer/kit/ScoringKit.java")).contains("package "),
+                "no package line: JDK 22 and later run a file with one only from its package's folder");
     }
 
     @Test
