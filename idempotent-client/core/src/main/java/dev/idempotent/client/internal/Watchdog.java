@@ -31,6 +31,9 @@ public final class Watchdog implements AutoCloseable {
     /** The message of the timeout an attempt past its budget ends with, as the JDK reports its own. */
     public static final String TIMED_OUT = "the attempt ran out of its budget before the whole answer arrived";
 
+    /** The most {@link #close()} waits for the thread to end once told to. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+
     private final Set<Watched> watched = ConcurrentHashMap.newKeySet();
     private final String threadName;
     private Thread sweeper;
@@ -120,8 +123,8 @@ public final class Watchdog implements AutoCloseable {
 
     /**
      * Ends every call it watches: a blocking one is interrupted in its attempt or its wait and ends with
-     * {@link Closed}; an asynchronous attempt is left to its call, which the client closes itself. Ends the thread.
-     * Idempotent.
+     * {@link Closed}; an asynchronous attempt is left to its call, which the client closes itself. Ends the thread
+     * and waits for it to end (up to 5 s). Idempotent.
      */
     @Override
     public void close() {
@@ -138,6 +141,16 @@ public final class Watchdog implements AutoCloseable {
         }
         for (Watched w : watched) {
             w.stop();
+        }
+        if (t != null && t != Thread.currentThread()) {
+            // The thread is gone when close() returns, not a moment later: a caller counting its threads right
+            // after the close found it alive on a loaded machine. It ends on the interrupt; the bound is for a
+            // machine that does not schedule it.
+            try {
+                t.join(CLOSE_WAIT.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
