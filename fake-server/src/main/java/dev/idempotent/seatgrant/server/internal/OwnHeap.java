@@ -55,12 +55,14 @@ public final class OwnHeap {
 
     /**
      * The child's collector: G1 named (a small machine would otherwise get the serial collector, whose full
-     * collections of a heap of seats take seconds), a young generation of at most 64 MB, so a young pause copies
-     * at most that much, and no survivor ageing: what outlives one young collection here (a request's journal
-     * entry, the seats of a store in the heap) outlives many, and is copied once, not up to fifteen times.
+     * collections of a heap of seats take seconds), a young generation of at most 24 MB, and no survivor ageing:
+     * what outlives one young collection here (a request's journal entry, the seats of a store in the heap)
+     * outlives many, and is copied once, not up to fifteen times. A young pause is that copy of what the requests
+     * since the last one left in the journal, so its length follows the young generation's size: at 64 MB the
+     * pauses were what the in-memory server's p99 was made of (docs/benchmarks.md); the total copied is the same.
      */
     public static final List<String> COLLECTOR =
-            List.of("-XX:+UseG1GC", "-XX:MaxNewSize=64m", "-XX:MaxTenuringThreshold=0");
+            List.of("-XX:+UseG1GC", "-XX:MaxNewSize=24m", "-XX:MaxTenuringThreshold=0");
 
     /** The flag that keeps the child from using or writing a class-data archive. */
     public static final String NO_CDS = "--no-cds";

@@ -1,5 +1,7 @@
 package dev.idempotent.seatgrant.server.internal.http;
 
+import java.util.regex.Pattern;
+
 /**
  * What a log line may say about a request and a failure: never a query string, a header value, a body or an
  * exception's message, any of which may quote what a client sent.
@@ -25,8 +27,10 @@ public final class LogSafe {
      */
     public static String path(String path) {
         String cut = path.length() > 80 ? path.substring(0, 80) + "..." : path;
-        return cut.replaceAll("\\p{Cntrl}", "?");
+        return CONTROL.matcher(cut).replaceAll("?");
     }
+
+    private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
 
     /** The simple class name of a failure's root cause. */
     public static String rootCause(Throwable t) {

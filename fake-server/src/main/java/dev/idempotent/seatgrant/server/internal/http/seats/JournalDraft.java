@@ -30,7 +30,23 @@ record JournalDraft(Instant at, String method, String path, String key, String w
 
     JournalEntry entry(int attempt, Fault fault, boolean committed, String seatId, Integer status) {
         return new JournalEntry(0, at, method, path, key, workspaceId, userId, attempt,
-                fault == null ? null : fault.wireName(), committed, seatId, status, false, null);
+                fault == null ? null : fault.wireName(), committed, seatId, boxed(status), false, null);
+    }
+
+    /**
+     * HTTP statuses boxed once: {@code Integer.valueOf} keeps only -128 to 127, and the journal keeps an entry's
+     * status for its next 100,000 requests, one more object per request for every young collection to copy.
+     */
+    private static final Integer[] STATUSES = new Integer[600];
+
+    static {
+        for (int i = 100; i < STATUSES.length; i++) {
+            STATUSES[i] = i;
+        }
+    }
+
+    static Integer boxed(Integer status) {
+        return status != null && status >= 100 && status < STATUSES.length ? STATUSES[status] : status;
     }
 
     /** The path as a log line may show it. */

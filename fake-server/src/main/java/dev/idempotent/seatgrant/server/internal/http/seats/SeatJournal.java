@@ -73,8 +73,10 @@ final class SeatJournal {
 
     private long record(JournalDraft draft, JournalEntry entry, boolean settled) {
         long seq = journal.record(entry, settled);
-        LOG.debug("{} {} -> {} fault={} committed={}", entry.method(), draft.loggablePath(), entry.status(),
-                entry.fault(), entry.committed());
+        if (LOG.isDebugEnabled()) { // not otherwise: the loggable path is a regular expression's work per request
+            LOG.debug("{} {} -> {} fault={} committed={}", entry.method(), draft.loggablePath(), entry.status(),
+                    entry.fault(), entry.committed());
+        }
         return seq;
     }
 }

@@ -143,7 +143,9 @@ public final class SeatRoutes implements Routes {
     private String canonical(String apiPath) {
         String route = names.seats();
         if (route.equals(SEATS)) {
-            return apiPath;
+            // The constant, not the request's copy: the journal keeps this string for its next 100,000 requests,
+            // and each kept copy is one more object every young collection copies (docs/benchmarks.md).
+            return apiPath.equals(SEATS) ? SEATS : apiPath;
         }
         if (apiPath.equals(route) || apiPath.startsWith(route + "/")) {
             return SEATS + apiPath.substring(route.length());
