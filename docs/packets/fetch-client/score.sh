@@ -67,7 +67,7 @@ else
   fence=1
 fi
 
-echo "== 2. frozen tests, RetryGatesTest, SecretUrlTest"
+echo "== 2. the frozen tests and the interviewer's tests (interviewer-tests/)"
 cp -R "$candidate"/. "$work"/
 cp -R "$tests"/. "$work/src/test/java"/
 "$root/mvnw" -B -q -f "$work/pom.xml" test

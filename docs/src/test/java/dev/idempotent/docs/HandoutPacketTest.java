@@ -80,8 +80,8 @@ class HandoutPacketTest {
 
         String pkg = names.get("dev.idempotent.seatgrant.worker.fixture");
         String smoke = pkg + "." + names.get("AgentSeatGrantWorkerSmokeTest");
-        String outcomes = pkg + ".SeatGrantOutcomesTest";
-        String signals = pkg + ".SeatGrantSignalsTest";
+        String outcomes = pkg + "." + names.get("SeatGrantOutcomesTest");
+        String signals = pkg + "." + names.get("SeatGrantSignalsTest");
         try (StarterRun run = StarterRun.copyOf(starter)) {
             FileTrees.copy(dir.resolve("interviewer/key-tests"), run.root().resolve("src/test/java"));
             TestResults bare = run.test(smoke, outcomes, signals);
@@ -122,8 +122,8 @@ class HandoutPacketTest {
         String pkg = names.get("dev.idempotent.fetch");
         String contract = pkg + "." + names.get("FetchClientContractTest");
         String retry = pkg + "." + names.get("FetchClientRetryTest");
-        String gates = pkg + ".RetryGatesTest";
-        String secret = pkg + ".SecretUrlTest";
+        String gates = pkg + "." + names.get("RetryGatesTest");
+        String secret = pkg + "." + names.get("SecretUrlTest");
         try (StarterRun run = StarterRun.copyOf(starter)) {
             FileTrees.copy(dir.resolve("interviewer/interviewer-tests"), run.root().resolve("src/test/java"));
             TestResults bare = run.test(contract, retry, gates);
@@ -354,7 +354,8 @@ class HandoutPacketTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         List<String> withRoot = new java.util.ArrayList<>(List.of(args));
-        withRoot.addAll(List.of("--root", ProjectRoot.get().toString()));
+        // The kit (tens of MB a handout) is ScoringKitTest's business.
+        withRoot.addAll(List.of("--root", ProjectRoot.get().toString(), "--no-kit"));
         int code = PacketVariant.run(withRoot.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -75,6 +76,7 @@ public final class PacketVariant {
         List<String> a = new ArrayList<>(List.of(args));
         Path root = Path.of(".");
         String domain = null;
+        boolean kit = !a.remove("--no-kit");
         try {
             String given = option(a, "--root");
             if (given != null) {
@@ -109,7 +111,7 @@ public final class PacketVariant {
                 target = Path.of(a.get(2));
             } else {
                 err.println("usage: java PacketVariant.java seat-grant|fetch-client --secret-file FILE OUT"
-                        + " [--domain NAME] [--root DIR]\n"
+                        + " [--domain NAME] [--root DIR] [--no-kit]\n"
                         + "       java PacketVariant.java seat-grant|fetch-client --list-domains\n"
                         + "       java PacketVariant.java translate-back MAPPING_TSV TREE OUT");
                 return 2;
@@ -126,6 +128,17 @@ public final class PacketVariant {
             Handout handout = write(root, a.get(0), secret, domain, target);
             out.println("wrote " + target + ": give the candidate " + target.resolve("handout")
                     + "; keep " + target.resolve("interviewer") + " (domain: " + handout.domain() + ")");
+            if (!kit) {
+                return 0;
+            }
+            if (kitBuilt(root)) {
+                long bytes = writeKit(root, handout, target, root.resolve(KIT_JARS), root.resolve(KIT_GRADER));
+                out.printf(Locale.ROOT, "scoring kit: %s (%.1f MB); score inside interviewer/ with"
+                        + " java kit/ScoringKit.java PATH/TO/HANDED-IN/starter%n", target.resolve("interviewer/kit"), bytes / 1e6);
+            } else {
+                err.println("no scoring kit: build it first (./mvnw -B -q -pl docs -am package -DskipTests); without it,"
+                        + " interviewer/ scores with the packet's score.sh from a checkout");
+            }
             return 0;
         } catch (IllegalArgumentException | IOException | UncheckedIOException e) {
             err.println(e.getMessage());
@@ -264,8 +277,23 @@ public final class PacketVariant {
         SortedMap<String, String> interviewer = new TreeMap<>();
         SortedMap<String, String> reference = UnifiedDiff.parse(read(referencePatch)).applyTo(starter);
         interviewer.put("reference.patch", UnifiedDiff.write(handoutStarter, transform.handout(reference, false)));
-        readTree(dir.resolve(spec.keyTests())).forEach((path, text) ->
-                interviewer.put(spec.keyTests() + "/" + mapping.renameTerms(path), transform.interviewer(path, text)));
+        // The interviewer's test classes in this handout's names (the kit prints them), from a draw of their own and
+        // after every handout file is written, so those stay what they were.
+        Draw testDraw = new Draw(Draw.concat("interviewer tests\n".getBytes(StandardCharsets.UTF_8), secret));
+        new TreeMap<>(INTERVIEWER_TESTS.getOrDefault(packet, Map.of())).forEach((canonical, template) ->
+                mapping.tokens().put(canonical, (Character.isUpperCase(canonical.charAt(0)) ? Style.PASCAL : Style.CAMEL)
+                        .apply(Template.parse(template).expand(testDraw, slot -> lookup(slots, slot)))));
+        mapping.checkInjective();
+        Map<String, String> messages = new TreeMap<>();
+        INTERVIEWER_MESSAGES.getOrDefault(packet, Map.of()).forEach((from, template) ->
+                messages.put(from, Template.parse(template).expand(testDraw, slot -> lookup(slots, slot))));
+        readTree(dir.resolve(spec.keyTests())).forEach((path, text) -> {
+            String renamed = transform.interviewer(path, text);
+            for (Map.Entry<String, String> message : messages.entrySet()) {
+                renamed = renamed.replace(message.getKey(), message.getValue());
+            }
+            interviewer.put(spec.keyTests() + "/" + mapping.renameTerms(path), renamed);
+        });
         for (String sample : childDirectories(dir.resolve("samples"))) {
             Path patch = dir.resolve("samples").resolve(sample).resolve("patch.diff");
             // The samples are scored on the first shape, whatever shape this handout has.
@@ -294,6 +322,18 @@ public final class PacketVariant {
         return new Handout(packet, chosen.id(), chosenShape, Collections.unmodifiableSortedMap(handout),
                 Collections.unmodifiableSortedMap(interviewer), mapping);
     }
+
+    /** The interviewer's test classes (and a method) of each packet and the templates of their names in a handout. */
+    private static final Map<String, Map<String, String>> INTERVIEWER_TESTS = Map.of(
+            "seat-grant", Map.of("SeatGrantOutcomesTest", "${noun} {{outcomes|cases|scenarios}} test",
+                    "SeatGrantSignalsTest", "${noun} {{signals|probes|checks}} test",
+                    "theSuccessEventNamesTheSeat", "the success event {{names|keeps}} the ${noun}"),
+            "fetch-client", Map.of("RetryGatesTest", "${clientclass} {{gates|rubric|review}} test",
+                    "SecretUrlTest", "${clientclass} {{secrecy|redaction|discretion}} test"));
+
+    /** The packet's words in the interviewer's tests' messages, which a scoring run prints, and their handout form. */
+    private static final Map<String, Map<String, String>> INTERVIEWER_MESSAGES = Map.of(
+            "seat-grant", Map.of("carries the seat's id", "carries the ${noun}'s id"));
 
     /** How many starter shapes a packet has: its {@code starter/} and the one {@value #SECOND_SHAPE}/ makes. */
     static final int SHAPES = 2;
@@ -368,7 +408,10 @@ public final class PacketVariant {
                 + " handout's names) and run `score.sh` to see a calibrated hand-in as this handout shows it. Its"
                 + " scores are in `docs/packets/" + spec.packet() + "/samples/NAME/expected.json`.\n"
                 + "- `mapping.tsv`: every name of the packet and its name here; `score.sh` uses it.\n"
-                + "- `" + NOTE + "`: the note to send with `handout/`; replace ADDRESS and DEADLINE first.\n\n"
+                + "- `" + NOTE + "`: the note to send with `handout/`; replace ADDRESS and DEADLINE first.\n"
+                + "- `kit/`, when the handout was made in a built checkout: the scoring kit. Inside this folder,"
+                + " `java kit/ScoringKit.java PATH/TO/PATCHED/starter` scores with a JDK 17 alone (no Maven, no"
+                + " checkout); it checks `kit/SHA256SUMS` first.\n\n"
                 + "Score with the packet's own sheet (`docs/packets/" + spec.packet() + "/interviewer-sheet.md`), passing"
                 + " this folder:\n\n"
                 + "```sh\ndocs/packets/" + spec.packet() + "/score.sh PATH/TO/PATCHED/starter PATH/TO/THIS/FOLDER\n```\n\n"
@@ -1090,6 +1133,116 @@ public final class PacketVariant {
         }
     }
 
+
+    /** Where the build leaves the scoring kit's library jars (docs/pom.xml), relative to the project root. */
+    static final String KIT_JARS = "docs/target/scoring-kit";
+
+    /** Where the build leaves fake-server's runnable jar, relative to the project root. */
+    static final String KIT_GRADER = "fake-server/target/fake-server.jar";
+
+    /**
+     * The scoring kit's jars per packet, by artifactId: what the hand-in's main code compiles against, what it
+     * runs with besides, what its tests add (JUnit's own API comes with the console launcher), and the
+     * dependencies the starter's pom names, which are all a hand-in may name.
+     */
+    private record KitSpec(List<String> compile, List<String> runtime, List<String> test, List<String> dependencies,
+            boolean graded) {
+        static KitSpec of(String packet) {
+            List<String> jackson = List.of("jackson-databind", "jackson-core", "jackson-annotations");
+            if (packet.equals("seat-grant")) {
+                return new KitSpec(Stream.concat(jackson.stream(), Stream.of("slf4j-api")).toList(),
+                        List.of("logback-classic", "logback-core"), List.of("wiremock-standalone"),
+                        List.of("com.fasterxml.jackson.core:jackson-databind", "org.slf4j:slf4j-api",
+                                "ch.qos.logback:logback-classic", "org.junit.jupiter:junit-jupiter",
+                                "org.wiremock:wiremock-standalone"), true);
+            }
+            return new KitSpec(jackson, List.of(), List.of("wiremock-standalone"),
+                    List.of("com.fasterxml.jackson.core:jackson-databind", "org.junit.jupiter:junit-jupiter",
+                            "org.wiremock:wiremock-standalone"), false);
+        }
+    }
+
+    /** Whether this checkout has built what {@link #writeKit} copies. */
+    static boolean kitBuilt(Path root) {
+        return Files.isDirectory(root.resolve(KIT_JARS)) && Files.isRegularFile(root.resolve(KIT_GRADER));
+    }
+
+    /**
+     * Writes the scoring kit into {@code interviewer/kit/} of a handout written under {@code out}: the JUnit
+     * console launcher and the starter's dependency jars from {@code jars}, fake-server's runnable jar
+     * {@code grader} (graded packets), {@code ScoringKit.java}, its properties, and {@code SHA256SUMS}. Returns
+     * the kit's size in bytes.
+     */
+    static long writeKit(Path root, Handout handout, Path out, Path jars, Path grader) throws IOException {
+        KitSpec spec = KitSpec.of(handout.packet());
+        Path interviewer = out.resolve("interviewer");
+        Path lib = Files.createDirectories(interviewer.resolve("kit/lib"));
+        List<String> all = new ArrayList<>(List.of("junit-platform-console-standalone"));
+        all.addAll(spec.compile());
+        all.addAll(spec.runtime());
+        all.addAll(spec.test());
+        Map<String, String> names = new LinkedHashMap<>();
+        for (String artifact : all) {
+            Path jar;
+            try (Stream<Path> files = Files.list(jars)) {
+                jar = files.filter(f -> f.getFileName().toString().matches(Pattern.quote(artifact) + "-\\d.*\\.jar"))
+                        .findFirst().orElseThrow(() -> new IllegalArgumentException("no " + artifact + " jar in " + jars
+                                + ": build the kit first (./mvnw -B -q -pl docs -am package -DskipTests)"));
+            }
+            names.put(artifact, jar.getFileName().toString());
+            Files.copy(jar, lib.resolve(jar.getFileName()));
+        }
+        Properties kit = new Properties();
+        kit.setProperty("tests", Spec.of(handout.packet()).keyTests());
+        kit.setProperty("compile", spec.compile().stream().map(names::get).collect(Collectors.joining(",")));
+        kit.setProperty("runtime", spec.runtime().stream().map(names::get).collect(Collectors.joining(",")));
+        kit.setProperty("test", spec.test().stream().map(names::get).collect(Collectors.joining(",")));
+        kit.setProperty("dependencies", String.join(",", spec.dependencies()));
+        kit.setProperty("fenced", String.valueOf(Spec.of(handout.packet()).fenced()));
+        if (spec.graded()) {
+            Files.copy(grader, lib.resolve("fake-server.jar"));
+            kit.setProperty("grader", "kit/lib/fake-server.jar");
+            Matcher main = Pattern.compile("<mainClass>\\s*([\\w.$]+)\\s*</mainClass>")
+                    .matcher(handout.handout().get("starter/pom.xml"));
+            if (main.find()) {
+                kit.setProperty("main", main.group(1));
+            }
+        }
+        StringBuilder properties = new StringBuilder("# The scoring kit: read by kit/ScoringKit.java\n");
+        new TreeMap<>(kit).forEach((key, value) -> properties.append(key).append('=').append(value).append('\n'));
+        Files.writeString(interviewer.resolve("kit/kit.properties"), properties, StandardCharsets.UTF_8);
+        Files.writeString(interviewer.resolve("kit/jdk-hosts"), "127.0.0.1 localhost\n", StandardCharsets.UTF_8);
+        // Without its package line: from JDK 22 on, the source launcher wants a file's folders to match its package.
+        Files.writeString(interviewer.resolve("kit/ScoringKit.java"), read(root.resolve(
+                "docs/src/test/java/dev/idempotent/docs/ScoringKit.java")).replaceFirst("(?m)^package [\\w.]+;\\R", ""),
+                StandardCharsets.UTF_8);
+        StringBuilder sums = new StringBuilder();
+        long size = 0;
+        try (Stream<Path> files = Files.walk(interviewer.resolve("kit"))) {
+            for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
+                sums.append(sha256Hex(file)).append("  ").append(interviewer.relativize(file).toString().replace('\\', '/'))
+                        .append('\n');
+                size += Files.size(file);
+            }
+        }
+        Files.writeString(interviewer.resolve("kit/SHA256SUMS"), sums, StandardCharsets.UTF_8);
+        return size + sums.length();
+    }
+
+    private static String sha256Hex(Path file) throws IOException {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                byte[] buffer = new byte[1 << 16];
+                for (int n; (n = in.read(buffer)) > 0; ) {
+                    digest.update(buffer, 0, n);
+                }
+            }
+            return java.util.HexFormat.of().formatHex(digest.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     static SortedMap<String, String> readTree(Path dir) {
         SortedMap<String, String> files = new TreeMap<>();

@@ -159,8 +159,9 @@ class SamplesPacketTest {
         assertEquals(total == 6, expected.path("secondReader").asBoolean(), name + ": a second reader scores exactly 6");
 
         Replay replay = replay("seat-grant", name, where);
-        String outcomes = replay.name("dev.idempotent.seatgrant.worker.fixture") + ".SeatGrantOutcomesTest";
-        String signals = replay.name("dev.idempotent.seatgrant.worker.fixture") + ".SeatGrantSignalsTest";
+        String outcomes = replay.name("dev.idempotent.seatgrant.worker.fixture") + "." + replay.name("SeatGrantOutcomesTest");
+        String signals = replay.name("dev.idempotent.seatgrant.worker.fixture") + "." + replay.name("SeatGrantSignalsTest");
+        String namesTheSeat = replay.name("theSuccessEventNamesTheSeat");
         try (StarterRun run = StarterRun.copyOf(replay.starter())) {
             run.applyPatch(replay.patch());
             FileTrees.copy(replay.tests(), run.root().resolve("src/test/java"));
@@ -169,11 +170,11 @@ class SamplesPacketTest {
             boolean replay409 = passed(results, signals, "a409IsASuccessAfterOnePost");
             boolean classified = results.of(signals).stream()
                     .filter(r -> !r.method().equals("everyAttemptCarriesTheRequestIdAsItsKey")
-                            && !r.method().equals("theSuccessEventNamesTheSeat"))
+                            && !r.method().equals(namesTheSeat))
                     .allMatch(r -> r.status() == Status.PASSED);
             boolean structured = passed(results, outcomes, "outcome1_201ExitsAfterOneAttemptAndRecordsReplayedFalse")
                     && passed(results, outcomes, "outcome4_503Then201RetriesOnceAndRecordsBothAttemptsUnderOneRequestId")
-                    && passed(results, signals, "theSuccessEventNamesTheSeat");
+                    && passed(results, signals, namesTheSeat);
             String why = name + " on the " + where + "\n" + results.summary();
 
             assertEquals(keyed, s.get("idempotency") == 2, "Idempotency 2 iff every attempt carries the key: " + why);
@@ -214,8 +215,8 @@ class SamplesPacketTest {
         String pkg = replay.name("dev.idempotent.fetch");
         String contract = pkg + "." + replay.name("FetchClientContractTest");
         String retry = pkg + "." + replay.name("FetchClientRetryTest");
-        String gates = pkg + ".RetryGatesTest";
-        String secretUrl = pkg + ".SecretUrlTest";
+        String gates = pkg + "." + replay.name("RetryGatesTest");
+        String secretUrl = pkg + "." + replay.name("SecretUrlTest");
         try (StarterRun run = StarterRun.copyOf(replay.starter())) {
             run.applyPatch(replay.patch());
             boolean frozenKept = FileTrees.differences(replay.starter().resolve("src/test"), run.root().resolve("src/test"))
