@@ -1200,7 +1200,7 @@ public final class PacketVariant {
         kit.setProperty("dependencies", String.join(",", spec.dependencies()));
         kit.setProperty("fenced", String.valueOf(Spec.of(handout.packet()).fenced()));
         if (spec.graded()) {
-            Files.copy(grader, lib.resolve("fake-server.jar"));
+            copyWithoutStoreDrivers(grader, lib.resolve("fake-server.jar"));
             kit.setProperty("grader", "kit/lib/fake-server.jar");
             Matcher main = Pattern.compile("<mainClass>\\s*([\\w.$]+)\\s*</mainClass>")
                     .matcher(handout.handout().get("starter/pom.xml"));
@@ -1227,6 +1227,30 @@ public final class PacketVariant {
         }
         Files.writeString(interviewer.resolve("kit/SHA256SUMS"), sums, StandardCharsets.UTF_8);
         return size + sums.length();
+    }
+
+    /**
+     * The database drivers {@code grade} never loads (it keeps its seats in memory): SQLite's alone is 12 MB of
+     * native libraries, a quarter of the seat-grant kit. A store asked for without them fails with one line naming
+     * what is missing.
+     */
+    private static final List<String> STORE_DRIVERS = List.of("org/sqlite/", "org/h2/", "org/postgresql/",
+            "com/zaxxer/hikari/", "META-INF/services/java.sql.Driver");
+
+    private static void copyWithoutStoreDrivers(Path jar, Path to) throws IOException {
+        try (java.util.zip.ZipInputStream in = new java.util.zip.ZipInputStream(Files.newInputStream(jar));
+             java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(to))) {
+            for (java.util.zip.ZipEntry entry; (entry = in.getNextEntry()) != null; ) {
+                String name = entry.getName().replaceFirst("^META-INF/versions/\\d+/", "");
+                if (STORE_DRIVERS.stream().noneMatch(name::startsWith)) {
+                    java.util.zip.ZipEntry copy = new java.util.zip.ZipEntry(entry.getName());
+                    copy.setTime(entry.getTime());
+                    out.putNextEntry(copy);
+                    in.transferTo(out);
+                    out.closeEntry();
+                }
+            }
+        }
     }
 
     private static String sha256Hex(Path file) throws IOException {

@@ -59,7 +59,7 @@ class ScoringKitTest {
             PacketVariant.writeTree(out.resolve("interviewer"), handout.interviewer());
             long bytes = PacketVariant.writeKit(root, handout, out, root.resolve(PacketVariant.KIT_JARS),
                     root.resolve(PacketVariant.KIT_GRADER));
-            assertTrue(bytes <= 50L * 1024 * 1024, packet + "'s kit is at most 50 MB: " + bytes);
+            assertTrue(bytes <= 50_000_000L, packet + "'s kit is at most 50 MB: " + bytes);
             HANDOUTS.put(packet, handout);
         }
     }
