@@ -1220,7 +1220,7 @@ public final class PacketVariant {
         long size = 0;
         try (Stream<Path> files = Files.walk(interviewer.resolve("kit"))) {
             for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                sums.append(ScoringKit.sha256(file)).append("  ").append(interviewer.relativize(file).toString().replace('\\', '/'))
+                sums.append(sha256Hex(file)).append("  ").append(interviewer.relativize(file).toString().replace('\\', '/'))
                         .append('\n');
                 size += Files.size(file);
             }
@@ -1250,6 +1250,21 @@ public final class PacketVariant {
                     out.closeEntry();
                 }
             }
+        }
+    }
+
+    private static String sha256Hex(Path file) throws IOException {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                byte[] buffer = new byte[1 << 16];
+                for (int n; (n = in.read(buffer)) > 0; ) {
+                    digest.update(buffer, 0, n);
+                }
+            }
+            return java.util.HexFormat.of().formatHex(digest.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 
