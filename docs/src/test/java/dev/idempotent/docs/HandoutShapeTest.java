@@ -140,8 +140,8 @@ class HandoutShapeTest {
     }
 
     /**
-     * {@code from}'s reference patch in {@code to}'s names: each line turned back into the packet's names by
-     * {@code from}'s mapping, then into {@code to}'s, as a candidate with both mapping files would.
+     * {@code from}'s reference patch in {@code to}'s names: each line turned back into the packet's names (and
+     * idioms) by {@code from}'s mapping, then into {@code to}'s, as a candidate with both mapping files would.
      * {@code shared}: only the sections of files that {@code to}'s starter has.
      */
     private Path renamed(Path from, Path to, boolean shared) throws IOException {
@@ -166,7 +166,8 @@ class HandoutShapeTest {
             } else {
                 String body = line.substring(1);
                 String renamed = java
-                        ? PacketVariant.Transform.renameJava(PacketVariant.Transform.renameJava(body, back, true), forth, true)
+                        ? PacketVariant.Transform.renameJava(forth.replaceIdioms(back.replaceIdioms(
+                                PacketVariant.Transform.renameJava(body, back, true))), forth, true)
                         : forth.renameXml(back.renameXml(body));
                 out.append(line.charAt(0)).append(renamed);
             }

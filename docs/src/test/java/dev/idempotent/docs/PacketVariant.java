@@ -48,7 +48,8 @@ import java.util.stream.Stream;
  * into the packet's names (so {@code fake-server grade} can run it).
  *
  * <p>How nothing can be searched back: the handout's code is the packet's code with its comments removed, its
- * names renamed and its prose literals reworded; the names and all prose come from templates here, whose
+ * names renamed, its prose literals reworded and its lines of library words written as an equivalent the secret
+ * draws ({@link Spec#idioms()}); the names and all prose come from templates here, whose
  * pieces are single words and short phrases with choices ({@code {{a|b}}}) and slots ({@code ${name}}), so a
  * composed name or a run of six words never stands in this file as it stands in a handout.
  * {@code HandoutLeakTest} checks that for every name and six-word run any secret can produce, and runs the
@@ -260,8 +261,12 @@ public final class PacketVariant {
         }
         // Idioms from a draw of their own, so every other choice stays what it was before they existed.
         Draw idiomDraw = new Draw(Draw.concat("idioms\n".getBytes(StandardCharsets.UTF_8), secret));
-        spec.idioms().forEach((canonical, template) -> mapping.idioms().put(canonical,
-                template.expand(idiomDraw, slot -> lookup(slots, slot))));
+        for (Idiom idiom : spec.idioms()) {
+            List<String> drawn = idiom.options().get(idiomDraw.next(idiom.options().size()));
+            for (int i = 0; i < drawn.size(); i++) {
+                mapping.idioms().put(idiom.lines().get(i), drawn.get(i));
+            }
+        }
         Transform transform = new Transform(spec, mapping, comments, chosenShape);
         SortedMap<String, String> handoutStarter = transform.handout(starter, true);
         SortedMap<String, String> handoutFirst = chosenShape == 0 ? handoutStarter
@@ -381,7 +386,7 @@ public final class PacketVariant {
         SortedMap<String, String> files = readTree(tree);
         SortedMap<String, String> translated = new TreeMap<>();
         files.forEach((path, text) -> translated.put(back.renameTerms(path),
-                path.endsWith(".java") ? Transform.renameJava(back.restoreIdioms(text), back, true) : back.renameXml(text)));
+                path.endsWith(".java") ? back.replaceIdioms(Transform.renameJava(text, back, true)) : back.renameXml(text)));
         writeTree(out, translated);
         return translated.size();
     }
@@ -644,6 +649,13 @@ public final class PacketVariant {
     }
 
     /**
+     * Lines of the starters' code that one draw rewrites together (a field and the lines that read it), and
+     * their equivalents: each option holds one line for each of {@code lines}.
+     */
+    record Idiom(List<String> lines, List<List<String>> options) {
+    }
+
+    /**
      * The packet's names and their names in one handout: tokens (identifiers, package names, paths and words,
      * renamed as whole tokens; a local one never right after a dot, where a library's member of the same name
      * stands), literals (a Java string's whole content, reworded) and elements (a pom element's whole text).
@@ -770,8 +782,11 @@ public final class PacketVariant {
             return !qualifier.isEmpty() && Character.isLowerCase(qualifier.charAt(0)) && !qualifier.equals("this");
         }
 
-        /** A Java file's lines with this mapping's idioms replaced, indentation kept. */
-        String restoreIdioms(String text) {
+        /**
+         * A Java file's lines (in the packet's names) with this mapping's idioms replaced, indentation kept: the
+         * handout's equivalents, or, in a {@link #reversed()} mapping, the packet's lines back.
+         */
+        String replaceIdioms(String text) {
             if (idioms.isEmpty()) {
                 return text;
             }
@@ -917,10 +932,7 @@ public final class PacketVariant {
                 stripped.append(piece.kind() == Piece.Kind.COMMENT ? String.valueOf(GONE) : piece.text());
             }
             List<String> lines = new ArrayList<>(cleanLines(stripped.toString()));
-            lines.replaceAll(line -> {
-                String idiom = mapping.idioms().get(line.strip());
-                return idiom == null ? line : line.substring(0, line.length() - line.stripLeading().length()) + idiom;
-            });
+            lines.replaceAll(mapping::replaceIdioms);
             List<Integer> mine = new ArrayList<>();
             for (int i = 0; i < spec.anchors().size(); i++) {
                 if (spec.anchors().get(i).file().equals(path)) {
@@ -1734,24 +1746,111 @@ public final class PacketVariant {
         Set<String> codeOnly() {
             return packet.equals("seat-grant")
                     ? Set.of("ACK", "REDELIVER", "REJECT", "EVENTS", "unreadable", "res", "req", "mapper", "http", "json",
-                            "delays")
-                    : Set.of("names", "location", "jar", "root", "text", "uri", "server");
+                            "delays", "api", "Delay", "failed")
+                    : Set.of("names", "location", "jar", "root", "text", "uri", "server", "JSON", "url", "http", "sleeper", "body",
+                            "Shared", "delay", "client", "error", "type", "method", "file", "files", "entry", "payload",
+                            "sleeps", "TIMEOUT");
         }
 
         /**
-         * Whole lines of the starters' code and an equivalent written otherwise: a line made only of library words
-         * keeps no name to rename. One equivalent each, the same in every handout (a friend's patch must still
-         * apply to a handout of its own shape, see HandoutShapeTest); split by a concatenation, so the handout's
-         * line stands nowhere in this file either.
+         * Whole lines of the starters' code (after renaming, a line made only of library words would still be the
+         * packet's) and their equivalents, one drawn per handout. Each equivalent is the line with pieces rewritten
+         * ({@link #edit}), so no handout line stands whole in this file;
+         * each stands alone (no new name another line needs), so translating back, or a friend's patch through
+         * both mappings (HandoutShapeTest), can swap any of them back.
          */
-        Map<String, Template> idioms() {
-            return packet.equals("seat-grant")
-                    ? templates(".configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);",
-                            ".disable(DeserializationFeature" + ".FAIL_ON_UNKNOWN_PROPERTIES);")
-                    : templates("if (timeout.isNegative() || timeout.isZero()) {",
-                            "if (timeout.compareTo(Duration" + ".ZERO) <= 0) {",
-                            "if (timeout.isZero() || timeout.isNegative()) {",
-                            "if (timeout.isNegative() || timeout.equals(Duration" + ".ZERO)) {");
+        List<Idiom> idioms() {
+            List<Idiom> out = new ArrayList<>();
+            if (packet.equals("seat-grant")) {
+                out.add(idiom(".configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);",
+                        edit(".configure(", ".disable(", ", false)", ")")));
+                out.add(idiom(".build(), HttpResponse.BodyHandlers.ofString());",
+                        edit(", HttpResponse.", ", java.net.http.HttpResponse."),
+                        edit("ofString()", "ofString(java.nio.charset.StandardCharsets.UTF_8)")));
+                out.add(idiom(".header(\"content-type\", \"application/json\")",
+                        edit(".header(\"content-type\"", ".header(\"Content-Type\""),
+                        edit(".header(", ".setHeader("),
+                        edit(".header(\"content-type\"", ".setHeader(\"Content-Type\"")));
+                out.add(idiom("String line = new BufferedReader(new InputStreamReader(event, StandardCharsets.UTF_8)).readLine();",
+                        edit("String line", "var line"), edit("String line", "final String line"),
+                        edit("String line", "final var line")));
+                out.add(idiom("if (status / 100 != 2) {",
+                        edit("status / 100 != 2", "status < 200 || 299 < status"),
+                        edit("status / 100 != 2", "!(status >= 200 && status < 300)"),
+                        edit("status / 100 != 2", "status > 299 || status < 200")));
+                out.add(idiom("void delay(long ms) throws InterruptedException;",
+                        edit("long ms", "long millis"), edit("long ms", "final long ms"), edit("long ms", "final long millis")));
+                return out;
+            }
+            out.add(idiom("if (timeout.isNegative() || timeout.isZero()) {",
+                    edit("timeout.isNegative() || timeout.isZero()", "timeout.compareTo(Duration.ZERO) <= 0")));
+            out.add(idiom("if (timeout.isZero() || timeout.isNegative()) {",
+                    edit("timeout.isZero()", "timeout.equals(Duration.ZERO)")));
+            out.add(idiom(".enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)",
+                    edit(".enable(", ".configure(", "TOKENS)", "TOKENS, true)")));
+            out.add(idiom("HttpResponse<byte[]> response = send(request);",
+                    edit("HttpResponse<byte[]> response", "var response"),
+                    edit("HttpResponse<byte[]> response", "final HttpResponse<byte[]> response"),
+                    edit("send(", "this.send(")));
+            out.add(idiom("if (status < 200 || status > 299) {",
+                    edit("status < 200 || status > 299", "status > 299 || status < 200"),
+                    edit("status < 200 || status > 299", "!(status >= 200 && status <= 299)"),
+                    edit("status > 299", "299 < status")));
+            out.add(idiom("if (status >= 200 && status <= 299) {",
+                    edit("status >= 200 && status <= 299", "status <= 299 && status >= 200"),
+                    edit("status >= 200", "200 <= status"),
+                    edit("status >= 200 && status <= 299", "status / 100 == 2")));
+            out.add(idiom("} catch (CharacterCodingException | JsonProcessingException e) {",
+                    edit("CharacterCodingException | JsonProcessingException", "JsonProcessingException | CharacterCodingException"),
+                    edit("(CharacterCodingException", "(final CharacterCodingException")));
+            // The status without an HTTP answer: null in an Integer, or a sentinel no server sends in an int.
+            out.add(new Idiom(List.of("private final Integer status;", "this.status = null;",
+                    "return status == null ? OptionalInt.empty() : OptionalInt.of(status);"),
+                    List.of(List.of("private final int status;", "this.status = " + "-1;",
+                                    "return status < 0 ? OptionalInt.empty()" + " : OptionalInt.of(status);"),
+                            List.of("private final int status;", "this.status = " + "-1;",
+                                    "return status >= 0 ? OptionalInt.of(status)" + " : OptionalInt.empty();"),
+                            List.of("private final int status;", "this.status = " + "0;",
+                                    "return status == 0 ? OptionalInt.empty()" + " : OptionalInt.of(status);"))));
+            out.add(idiom("public OptionalInt status() {", edit(" OptionalInt", " java.util.OptionalInt")));
+            out.add(idiom("Sleeper THREAD = delay -> Thread.sleep(delay.toMillis());",
+                    edit("delay ->", "(delay) ->"), edit("delay ->", "(Duration delay) ->"), edit("delay ->", "(var delay) ->")));
+            out.add(idiom("return fetchJson(url, DEFAULT_TIMEOUT);",
+                    edit("return fetchJson", "return FetchClient.fetchJson"),
+                    edit(", DEFAULT_TIMEOUT", ", FetchClient.DEFAULT_TIMEOUT")));
+            out.add(idiom("var request = JsonExchange.get(url, timeout);",
+                    edit("var ", "final var "), edit("var ", "java.net.http.HttpRequest ")));
+            // The frozen tests: the same assertions, written otherwise.
+            out.add(idiom("\"public static java.util.Map<java.lang.String, java.lang.Object>\"",
+                    edit("static ", "static \" + \""), edit("Map<", "Map<\" + \""), edit("String, ", "String,\" + \" ")));
+            out.add(idiom(".map(java.util.jar.JarEntry::getName)",
+                    edit("jar.JarEntry", "zip.ZipEntry"), edit("java.util.jar.JarEntry::getName", "entry -> entry.getName()")));
+            out.add(idiom(".options(wireMockConfig().dynamicPort().bindAddress(\"127.0.0.1\"))",
+                    edit(".dynamicPort().bindAddress(\"127.0.0.1\")", ".bindAddress(\"127.0.0.1\").dynamicPort()"),
+                    edit(".dynamicPort()", ".port(0)")));
+            out.add(idiom(".replace('/', '.')));", edit("'/', '.'", "\"/\", \".\"")));
+            out.add(idiom("assertEquals(Set.of(", edit("Set.of", "Set.<String>of"), edit("Set.of", "java.util.Set.of")));
+            return out;
+        }
+
+        /** One equivalent of a line: pieces and their rewrites, {@code piece, rewrite, piece, rewrite...}. */
+        private static String[] edit(String... pairs) {
+            return pairs;
+        }
+
+        private static Idiom idiom(String line, String[]... edits) {
+            List<List<String>> options = new ArrayList<>();
+            for (String[] edit : edits) {
+                String option = line;
+                for (int i = 0; i < edit.length; i += 2) {
+                    if (!option.contains(edit[i])) {
+                        throw new IllegalStateException("no " + edit[i] + " in " + option + "; update PacketVariant");
+                    }
+                    option = option.replace(edit[i], edit[i + 1]);
+                }
+                options.add(List.of(option));
+            }
+            return new Idiom(List.of(line), List.copyOf(options));
         }
 
         /** What each starter shape looks like behind the frozen surface, first shape first. */
@@ -1904,6 +2003,9 @@ public final class PacketVariant {
                 name("httpvar", "http", Style.CAMEL, "{{net|link}} {{pipe|channel}}"),
                 name("jsonvar", "json", Style.CAMEL, "{{encoded|serial}} {{text|form}}"),
                 name("delaysvar", "delays", Style.CAMEL, "{{pauses|naps}} {{seen|noted|logged}}"),
+                name("apivar", "api", Style.CAMEL, "{{scripted|canned|staged}} {{backend|remote|peer}}"),
+                name("delayclass", "Delay", Style.PASCAL, "{{pause|wait|backoff}} {{hook|gate|step}}"),
+                name("failedvar", "failed", Style.CAMEL, "{{crash|fault|trouble|problem}}"),
                 name("mainappender", null, Style.UPPER_SNAKE, "{{out|screen|term}} {{sink|writer|feed}}"),
                 name("testappender", null, Style.UPPER_SNAKE, "{{quiet|local|bench}} {{sink|writer|feed}}"));
         Map<String, String> elements = words(
@@ -1990,7 +2092,24 @@ public final class PacketVariant {
                 name("rootvar", "root", Style.CAMEL, "{{parsed|decoded}} {{node|tree}}"),
                 name("textvar", "text", Style.CAMEL, "{{decoded|plain}} {{body|chars}}"),
                 name("urivar", "uri", Style.CAMEL, "{{target|address}} {{uri|ref}}"),
-                name("servervar", "server", Style.CAMEL, "{{stub|fake}} {{host|api}}"));
+                name("servervar", "server", Style.CAMEL, "{{stub|fake}} {{host|api}}"),
+                name("mapperconst", "JSON", Style.UPPER_SNAKE, "{{mapper|codec|parser}}"),
+                name("urlvar", "url", Style.CAMEL, "{{address|href|locator}}"),
+                name("httpvar", "http", Style.CAMEL, "{{transport|pipe|conduit}}"),
+                name("sleepervar", "sleeper", Style.CAMEL, "{{pacer|napper|idler}}"),
+                name("bodyvar", "body", Style.CAMEL, "{{raw|octets|bytes}}"),
+                name("holderclass", "Shared", Style.PASCAL, "{{lazy|deferred|once}} {{box|cell|keeper}}"),
+                name("delayvar", "delay", Style.CAMEL, "{{gap|interval|span}}"),
+                name("clientvar", "client", Style.CAMEL, "{{facade|front|subject}}"),
+                name("errorvar", "error", Style.CAMEL, "{{raised|problem|fault}}"),
+                name("typevar", "type", Style.CAMEL, "{{kind|loaded|cls}}"),
+                name("methodvar", "method", Style.CAMEL, "{{declared|callable|member}}"),
+                name("filevar", "file", Style.CAMEL, "{{item|child|leaf}}"),
+                name("filesvar", "files", Style.CAMEL, "{{listing|children|contents}}"),
+                name("entryvar", "entry", Style.CAMEL, "{{packed|zipped|stored}}"),
+                name("payloadvar", "payload", Style.CAMEL, "{{parsed|reply|fetched}}"),
+                name("sleepsvar", "sleeps", Style.CAMEL, "{{naps|recorded|noted}}"),
+                name("timeoutconst", "TIMEOUT", Style.UPPER_SNAKE, "{{call|attempt|request}} {{limit|cap}}"));
         Map<String, String> elements = words(
                 "<groupId>dev.idempotent.exercise</groupId>", "<groupId>${groupid}</groupId>",
                 "<artifactId>fetch-client-starter</artifactId>", "<artifactId>${artifactid}</artifactId>",
@@ -2006,14 +2125,20 @@ public final class PacketVariant {
                 "found no classes next to ", FC_L8,
                 "the waits grow: ", FC_L9,
                 "no wait without a retry: ", FC_L10,
-                "only the client creates a FetchException", FC_L11);
+                "only the client creates a FetchException", FC_L11,
+                // The frozen tests' body and scenario: the same stubs and assertions, in the handout's words.
+                "ok", "${okkey}",
+                "{\\\"ok\\\": true}", "{\\\"${okkey}\\\": true}",
+                "flaky", "{{shaky|wobbly|patchy}}",
+                "second", "{{again|retried|later}}",
+                "third", "{{last|final|settled}}");
         List<Anchor> anchors = List.of(
                 anchor(main + "package-info.java", "^package ", FC_PACKAGE),
                 anchor(main + "FetchClient.java", "^public final class FetchClient \\{$", FC_CLIENT),
                 anchor(main + "FetchClient.java", "fetchJson\\(String url\\) throws", FC_M1),
                 anchor(main + "FetchClient.java", "fetchJson\\(String url, Duration timeout\\) throws", FC_M2),
                 anchor(main + "FetchException.java", "^public final class FetchException ", FC_EXCEPTION),
-                anchor(main + "FetchException.java", "public OptionalInt status\\(\\)", FC_STATUS),
+                anchor(main + "FetchException.java", "public (java\\.util\\.)?OptionalInt status\\(\\)", FC_STATUS),
                 anchor(main + "JsonFetcher.java", "^final class JsonFetcher \\{$", FC_FETCHER),
                 anchor(main + "JsonFetcher.java", "private HttpResponse<byte\\[\\]> send\\(HttpRequest request\\)", FC_SEND, 0),
                 anchor(main + "Sleeper.java", "^@FunctionalInterface$", FC_SLEEPER),
@@ -2023,7 +2148,8 @@ public final class PacketVariant {
                 anchor("pom.xml", "<project ", POM_DOC),
                 // The second shape sends from its helper class.
                 anchor(main + "JsonExchange.java", "private HttpResponse<byte\\[\\]> send\\(HttpRequest request\\)", FC_SEND, 1));
-        return new Spec("fetch-client", "interviewer-tests", domains, words("company", "{{" + COMPANY + "}}", "fetchonce", FETCH_ONCE), names,
+        return new Spec("fetch-client", "interviewer-tests", domains, words("company", "{{" + COMPANY + "}}", "fetchonce", FETCH_ONCE,
+                "okkey", "{{ready|fresh|live}}"), names,
                 Set.of(), elements, literals, anchors, Template.parse(FC_PROMPT));
     }
 
