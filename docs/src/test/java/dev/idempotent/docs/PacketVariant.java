@@ -2251,7 +2251,7 @@ public final class PacketVariant {
     private static final String SG_RUNONCE = """
             /** {{Drives|Steps}} the worker {{through|over}} {{one delivery|a lone delivery}}, {{like|as}} {{a real \
             bus|the bus}} {{would|might}}. {{Its input|The event}} {{arrives as|comes as}} {{one line|a line}} {{of \
-            JSON|in JSON}} on {{stdin|standard input}} ({@code ${eventjson}}); {{the API root|the base URL}} \
+            JSON|in JSON}} on {{stdin|System.in}} ({@code ${eventjson}}); {{the API root|the base URL}} \
             {{sits|lives}} in {@code ${envvar}} ({{no trailing slash|without a trailing slash}}){{; and|. And}} \
             {{its exit status|its exit value}} {{is what|says what}} the bus {{does|should do}} {{next|after it}}.
 
