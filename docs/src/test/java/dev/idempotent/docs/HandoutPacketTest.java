@@ -300,6 +300,34 @@ class HandoutPacketTest {
         assertTrue(notes.size() > 6, "the wording follows the secret: " + notes.size() + " notes from 12 secrets");
     }
 
+    /**
+     * A line made of library words, which renaming leaves as the packet has it, is written as an equivalent the
+     * secret draws: never the packet's line, and over a few secrets every equivalent the generator knows.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"seat-grant", "fetch-client"})
+    void aLineOfLibraryWordsIsWrittenAsAnEquivalentTheSecretDraws(String packet) {
+        Map<String, Set<String>> drawn = new TreeMap<>();
+        for (int i = 0; i < 24; i++) {
+            Handout handout = PacketVariant.generate(ProjectRoot.get(), packet,
+                    ("idiom probe " + i).getBytes(StandardCharsets.UTF_8), null);
+            handout.mapping().idioms().forEach((line, written) -> {
+                assertNotEquals(line, written);
+                drawn.computeIfAbsent(line, l -> new java.util.TreeSet<>()).add(written);
+            });
+        }
+        Map<String, Set<String>> known = new TreeMap<>();
+        for (PacketVariant.Idiom idiom : PacketVariant.Spec.of(packet).idioms()) {
+            for (List<String> option : idiom.options()) {
+                for (int i = 0; i < option.size(); i++) {
+                    known.computeIfAbsent(idiom.lines().get(i), l -> new java.util.TreeSet<>()).add(option.get(i));
+                }
+            }
+        }
+        assertEquals(known, drawn);
+        assertTrue(known.values().stream().filter(options -> options.size() > 1).count() >= 5, known::toString);
+    }
+
     /** The packet's own vocabulary would lead a search back to it, so no secret draws it. */
     @Test
     void noSecretDrawsThePacketsOwnDomain() {
