@@ -817,7 +817,7 @@ public final class PacketVariant {
         }
 
         void checkInjective() {
-            for (Map<String, String> kind : List.of(tokens, literals, elements)) {
+            for (Map<String, String> kind : List.of(tokens, literals, elements, idioms)) {
                 Set<String> seen = new TreeSet<>();
                 kind.values().forEach(to -> {
                     if (!seen.add(to)) {
@@ -1782,10 +1782,13 @@ public final class PacketVariant {
                         edit("long ms", "long millis"), edit("long ms", "final long ms"), edit("long ms", "final long millis")));
                 return out;
             }
+            // Each shape's own check; no two lines share an equivalent, so each translates back to its own line.
             out.add(idiom("if (timeout.isNegative() || timeout.isZero()) {",
-                    edit("timeout.isNegative() || timeout.isZero()", "timeout.compareTo(Duration.ZERO) <= 0")));
+                    edit("timeout.isNegative() || timeout.isZero()", "timeout.compareTo(Duration.ZERO) <= 0"),
+                    edit("timeout.isNegative() || timeout.isZero()", "Duration.ZERO.compareTo(timeout) >= 0")));
             out.add(idiom("if (timeout.isZero() || timeout.isNegative()) {",
-                    edit("timeout.isZero()", "timeout.equals(Duration.ZERO)")));
+                    edit("timeout.isZero()", "timeout.equals(Duration.ZERO)"),
+                    edit("timeout.isZero() || timeout.isNegative()", "timeout.isNegative() || Duration.ZERO.equals(timeout)")));
             out.add(idiom(".enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)",
                     edit(".enable(", ".configure(", "TOKENS)", "TOKENS, true)")));
             out.add(idiom("HttpResponse<byte[]> response = send(request);",
