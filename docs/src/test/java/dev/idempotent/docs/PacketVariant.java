@@ -264,7 +264,9 @@ public final class PacketVariant {
         for (Idiom idiom : spec.idioms()) {
             List<String> drawn = idiom.options().get(idiomDraw.next(idiom.options().size()));
             for (int i = 0; i < drawn.size(); i++) {
-                mapping.idioms().put(idiom.lines().get(i), drawn.get(i));
+                if (!drawn.get(i).equals(idiom.lines().get(i))) {
+                    mapping.idioms().put(idiom.lines().get(i), drawn.get(i));
+                }
             }
         }
         Transform transform = new Transform(spec, mapping, comments, chosenShape);
@@ -1833,7 +1835,20 @@ public final class PacketVariant {
                     edit(".dynamicPort()", ".port(0)")));
             out.add(idiom(".replace('/', '.')));", edit("'/', '.'", "\"/\", \".\"")));
             out.add(idiom("assertEquals(Set.of(", edit("Set.of", "Set.<String>of"), edit("Set.of", "java.util.Set.of")));
+            // Independent assertions, each line in one file only (a swap rewrites every copy of its lines).
+            out.add(swap("assertEquals(0, client.getConstructors().length, \"FetchClient has no public constructor\");",
+                    "assertEquals(0, client.getFields().length, \"FetchClient has no public field\");"));
+            out.add(swap("assertEquals(Map.of(\"ok\", true), FetchClient.fetchJson(url(\"/v1\")));",
+                    "assertEquals(Map.of(\"ok\", true), FetchClient.fetchJson(url(\"/v1\"), Duration.ofSeconds(5)));"));
+            out.add(swap("assertEquals(OptionalInt.of(404), error.status());", "assertFalse(error.getMessage().isBlank());"));
+            out.add(swap("server.verify(1, getRequestedFor(urlEqualTo(\"/missing\")));",
+                    "assertTrue(sleeps.isEmpty(), \"no wait without a retry: \" + sleeps);"));
             return out;
+        }
+
+        /** Two adjacent independent statements, in their order or the other (an option equal to its line is kept as is). */
+        private static Idiom swap(String first, String second) {
+            return new Idiom(List.of(first, second), List.of(List.of(first, second), List.of(second, first)));
         }
 
         /** One equivalent of a line: pieces and their rewrites, {@code piece, rewrite, piece, rewrite...}. */
