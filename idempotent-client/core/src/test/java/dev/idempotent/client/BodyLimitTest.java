@@ -85,6 +85,19 @@ class BodyLimitTest {
     }
 
     @Test
+    void anAnswerOfExactlyTheLimitIsWhole() {
+        String body = "{\"id\":\"o_1\"}";
+        try (ScriptedServer s = new ScriptedServer(n -> new Answer(201, body));
+                IdempotentClient c = IdempotentClient.builder().sleeper(time).scheduler(time).clock(time)
+                        .resourceIdPointer("/id").maxBodyBytes(body.length()).build()) {
+            IdempotentResponse r = c.send(IdempotentRequest.post(s.uri("/orders"), "k_edge").json("{}").build());
+            assertFalse(r.bodyTruncated(), "the limit is the most the client keeps, and this is all there was");
+            assertEquals(body, new String(r.body(), StandardCharsets.UTF_8));
+            assertEquals(Optional.of("o_1"), r.resourceId());
+        }
+    }
+
+    @Test
     void maxBodyBytesIsCheckedAtBuild() {
         for (long wrong : new long[] {0, -1, Integer.MAX_VALUE - 7L, Long.MAX_VALUE}) {
             IdempotentClient.Builder b = IdempotentClient.builder().maxBodyBytes(wrong);
