@@ -1808,15 +1808,13 @@ public final class PacketVariant {
             out.add(idiom("} catch (CharacterCodingException | JsonProcessingException e) {",
                     edit("CharacterCodingException | JsonProcessingException", "JsonProcessingException | CharacterCodingException"),
                     edit("(CharacterCodingException", "(final CharacterCodingException")));
-            // The status without an HTTP answer: null in an Integer, or a sentinel no server sends in an int.
+            // The status without an HTTP answer: null in an Integer, or in an int -1, which no 3-digit status line can be.
             out.add(new Idiom(List.of("private final Integer status;", "this.status = null;",
                     "return status == null ? OptionalInt.empty() : OptionalInt.of(status);"),
                     List.of(List.of("private final int status;", "this.status = " + "-1;",
                                     "return status < 0 ? OptionalInt.empty()" + " : OptionalInt.of(status);"),
                             List.of("private final int status;", "this.status = " + "-1;",
-                                    "return status >= 0 ? OptionalInt.of(status)" + " : OptionalInt.empty();"),
-                            List.of("private final int status;", "this.status = " + "0;",
-                                    "return status == 0 ? OptionalInt.empty()" + " : OptionalInt.of(status);"))));
+                                    "return status >= 0 ? OptionalInt.of(status)" + " : OptionalInt.empty();"))));
             out.add(idiom("public OptionalInt status() {", edit(" OptionalInt", " java.util.OptionalInt")));
             out.add(idiom("Sleeper THREAD = delay -> Thread.sleep(delay.toMillis());",
                     edit("delay ->", "(delay) ->"), edit("delay ->", "(Duration delay) ->"), edit("delay ->", "(var delay) ->")));
