@@ -1758,8 +1758,9 @@ public final class PacketVariant {
          * Whole lines of the starters' code (after renaming, a line made only of library words would still be the
          * packet's) and their equivalents, one drawn per handout. Each equivalent is the line with pieces rewritten
          * ({@link #edit}), so no handout line stands whole in this file;
-         * each stands alone (no new name another line needs), so translating back, or a friend's patch through
-         * both mappings (HandoutShapeTest), can swap any of them back.
+         * each stands alone (no new name another line needs) or, as the status field and the lines that read it,
+         * is drawn with its group, so translating back, or a friend's patch through both mappings
+         * (HandoutShapeTest), can swap them back.
          */
         List<Idiom> idioms() {
             List<Idiom> out = new ArrayList<>();
